@@ -1,0 +1,159 @@
+# smpix: build the kernel and the initrd, boot them in QEMU, run the tests.
+# `make help` lists the targets and variables.
+
+BUILD   := build
+CC      := gcc
+LD      := ld
+PYTHON  := python3
+QEMU    := qemu-system-i386
+
+CPUS    ?= 2
+MEM     ?= 128
+ACCEL   ?= tcg
+APPEND  ?=
+# A gdb port per user, as xv6 does, so two people on one machine do not collide.
+GDBPORT ?= $(shell expr `id -u` % 5000 + 25000)
+
+GCC_INCLUDE := $(shell $(CC) -print-file-name=include)
+
+KCFLAGS := -m32 -march=i686 -std=gnu11 -O1 -g \
+	-ffreestanding -fno-pie -fno-pic -fno-stack-protector -fno-builtin \
+	-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls -fno-strict-aliasing -fno-asynchronous-unwind-tables \
+	-mgeneral-regs-only -nostdinc -isystem $(GCC_INCLUDE) -I. \
+	-Wall -Wextra -Werror -Wno-unused-parameter -MMD -MP
+KLDFLAGS := -m elf_i386 -nostdlib -z noexecstack --no-warn-rwx-segments
+
+KSRCS := $(wildcard boot/*.S) \
+	$(wildcard kernel/*.c kernel/*.S kernel/lib/*.c kernel/tests/*.c) \
+	$(wildcard drivers/*.c drivers/*.S fs/*.c)
+KOBJS := $(patsubst %,$(BUILD)/%.o,$(KSRCS))
+
+all: $(BUILD)/kernel.elf $(BUILD)/initrd.cpio
+
+# V=1 shows the full commands.
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+$(BUILD)/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
+
+$(BUILD)/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  AS      $<")
+	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
+
+# Link twice: the first link tells tools/mksyms.sh where every function is;
+# the second builds that table in (after all code, so nothing moves).
+$(BUILD)/ksyms0.S: tools/mksyms.sh
+	@mkdir -p $(BUILD)
+	$(Q)tools/mksyms.sh > $@
+
+$(BUILD)/kernel.pass1.elf: $(KOBJS) $(BUILD)/ksyms0.S.o boot/kernel.ld
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(LD) $(KLDFLAGS) -T boot/kernel.ld -o $@ $(KOBJS) $(BUILD)/ksyms0.S.o
+
+$(BUILD)/ksyms.S: $(BUILD)/kernel.pass1.elf tools/mksyms.sh
+	$(Q)tools/mksyms.sh $< > $@
+
+$(BUILD)/kernel.elf: $(BUILD)/kernel.pass1.elf $(BUILD)/ksyms.S.o
+	@$(if $(Q),echo "  LD      $@ (with symbols)")
+	$(Q)$(LD) $(KLDFLAGS) -T boot/kernel.ld -o $@ $(KOBJS) $(BUILD)/ksyms.S.o
+	@tools/check-ksyms.sh $(BUILD)/kernel.pass1.elf $@
+
+$(BUILD)/ksyms0.S.o $(BUILD)/ksyms.S.o: %.S.o: %.S
+	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
+
+# The initial RAM disk: a cpio "newc" archive of build/initrd/ (filled from user/root).
+INITRD_FILES := $(shell find user/root -type f 2>/dev/null)
+$(BUILD)/initrd.cpio: $(INITRD_FILES)
+	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd
+	cp -R user/root/. $(BUILD)/initrd/
+	cd $(BUILD)/initrd && find . -mindepth 1 | LC_ALL=C sort | cpio --quiet -o -H newc --reproducible -R 0:0 > ../initrd.cpio
+
+# ---- running it -------------------------------------------------------------
+
+QEMU_ACCEL := -accel $(ACCEL)
+ifeq ($(ACCEL),kvm)
+QEMU_ACCEL += -cpu host
+endif
+QEMUOPTS = -machine pc $(QEMU_ACCEL) -smp $(CPUS) -m $(MEM) -nographic -no-reboot \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04
+
+qemu: all
+	@tools/need.sh $(QEMU)
+	$(QEMU) $(QEMUOPTS) -kernel $(BUILD)/kernel.elf -initrd $(BUILD)/initrd.cpio -append "$(APPEND)"
+
+qemu-gdb: all
+	@tools/need.sh $(QEMU) gdb
+	@echo "target remote localhost:$(GDBPORT)" > $(BUILD)/gdb-target.gdb
+	@echo "*** QEMU is halted, waiting for gdb on port $(GDBPORT): run 'make gdb' in another terminal"
+	$(QEMU) $(QEMUOPTS) -kernel $(BUILD)/kernel.elf -initrd $(BUILD)/initrd.cpio -append "$(APPEND)" \
+		-S -gdb tcp::$(GDBPORT)
+
+gdb:
+	@tools/need.sh gdb
+	@test -f $(BUILD)/gdb-target.gdb || echo "target remote localhost:$(GDBPORT)" > $(BUILD)/gdb-target.gdb
+	gdb -q -nx -x .gdbinit
+
+# ---- the GRUB ISO -------------------------------------------------------------
+
+$(BUILD)/smpix.iso: $(BUILD)/kernel.elf $(BUILD)/initrd.cpio boot/grub.cfg
+	@tools/need.sh grub-mkrescue xorriso mformat
+	@rm -rf $(BUILD)/iso && mkdir -p $(BUILD)/iso/boot/grub
+	cp $(BUILD)/kernel.elf $(BUILD)/initrd.cpio $(BUILD)/iso/boot/
+	cp boot/grub.cfg $(BUILD)/iso/boot/grub/grub.cfg
+	grub-mkrescue -o $@ $(BUILD)/iso 2>$(BUILD)/grub-mkrescue.log || (cat $(BUILD)/grub-mkrescue.log; false)
+
+iso: $(BUILD)/smpix.iso
+
+qemu-iso: $(BUILD)/smpix.iso
+	@tools/need.sh $(QEMU)
+	$(QEMU) $(QEMUOPTS) -cdrom $(BUILD)/smpix.iso -boot d
+
+# ---- tests ----------------------------------------------------------------------
+
+HOSTCC := gcc
+HOSTCFLAGS := -std=gnu11 -g -O1 -I. -Wall -Wextra -Werror -fsanitize=address,undefined \
+	-fno-sanitize-recover=all -fno-builtin -DHOST_TEST
+HOSTTESTS := $(patsubst tools/hosttest/%.c,$(BUILD)/hosttest/%,$(wildcard tools/hosttest/test_*.c))
+
+# Each host test names the kernel files it tests on its first line: "// TESTS: kernel/x.c ..."
+$(BUILD)/hosttest/%: tools/hosttest/%.c tools/hosttest/hosttest.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTCC  $<")
+	$(Q)$(HOSTCC) $(HOSTCFLAGS) -o $@ $< $$(sed -n '1s|^// TESTS:||p' $<) -MMD -MP
+
+hosttest: $(HOSTTESTS)
+
+test: all iso hosttest
+	@tools/need.sh $(QEMU) $(PYTHON)
+	$(PYTHON) tools/harness.py
+
+bench: all
+	@echo "make bench: the benchmark arrives with the ioctl scaling work (see docs/)"; false
+
+deps:
+	tools/deps.sh
+
+compile_commands.json:
+	@tools/need.sh bear
+	$(MAKE) clean
+	bear -- $(MAKE) all hosttest
+
+clean:
+	rm -rf $(BUILD)
+
+help:
+	@sed -n '/^## /s/^## //p' README.md | head -0
+	@echo "targets: all qemu qemu-gdb gdb iso qemu-iso test bench deps compile_commands.json clean"
+	@echo "variables: CPUS=$(CPUS) MEM=$(MEM) ACCEL=$(ACCEL) APPEND='$(APPEND)' GDBPORT=$(GDBPORT)"
+
+.PHONY: all qemu qemu-gdb gdb iso qemu-iso test hosttest bench deps clean help compile_commands.json
+.DELETE_ON_ERROR:
+
+-include $(KOBJS:.o=.d) $(HOSTTESTS:=.d)

@@ -1,0 +1,16 @@
+/* The 16550 UART on COM1: the kernel's console. */
+#ifndef DRIVERS_SERIAL_H
+#define DRIVERS_SERIAL_H
+
+#include "kernel/types.h"
+
+void serial_init(void);
+void serial_putc(char c);
+/* Returns a received byte, or -1 if none is waiting. */
+int serial_getc_nowait(void);
+/* Route the UART's receive interrupt through the IOAPIC (once interrupts exist). */
+void serial_enable_irq(void);
+/* Blocking read of one byte from the input ring (filled by the interrupt handler). */
+int serial_read_byte(void);
+
+#endif

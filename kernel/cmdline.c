@@ -1,0 +1,58 @@
+/* The kernel command line parser (pure C: unit-tested on the host). */
+#include "kernel/cmdline.h"
+
+#include "kernel/lib/string.h"
+
+struct cmdline kernel_cmdline;
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+void cmdline_parse(struct cmdline *cl, const char *text)
+{
+	size_t len = text ? strlen(text) : 0;
+	char *p = cl->buf;
+
+	cl->nwords = 0;
+	cl->truncated = len >= CMDLINE_MAX;
+	if (cl->truncated)
+		len = CMDLINE_MAX - 1;
+	memcpy(cl->buf, text ? text : "", len);
+	cl->buf[len] = '\0';
+
+	for (;;) {
+		char *eq;
+
+		while (is_space(*p))
+			*p++ = '\0';
+		if (!*p)
+			break;
+		if (cl->nwords == CMDLINE_WORDS) {
+			cl->truncated = true;
+			break;
+		}
+		cl->key[cl->nwords] = p;
+		while (*p && !is_space(*p))
+			p++;
+		if (*p)
+			*p++ = '\0';
+		eq = strchr(cl->key[cl->nwords], '=');
+		if (eq) {
+			*eq = '\0';
+			cl->value[cl->nwords] = eq + 1;
+		} else {
+			cl->value[cl->nwords] = "";
+		}
+		cl->nwords++;
+	}
+}
+
+const char *cmdline_lookup(const struct cmdline *cl, const char *key)
+{
+	for (int i = cl->nwords - 1; i >= 0; i--)
+		if (strcmp(cl->key[i], key) == 0)
+			return cl->value[i];
+	return NULL;
+}

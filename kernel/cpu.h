@@ -1,0 +1,54 @@
+/* Per-CPU data: one struct cpu per processor, found in O(1) through %gs. */
+#ifndef KERNEL_CPU_H
+#define KERNEL_CPU_H
+
+#include "kernel/gdt.h"
+#include "kernel/types.h"
+
+#define MAX_CPUS 16
+#define MAX_HELD_LOCKS 8
+
+struct task;
+struct spinlock;
+
+struct cpu {
+	struct cpu *self;               /* must stay first: this_cpu() reads %gs:0 */
+	int id;                         /* logical number, index into cpus[] */
+	uint32_t apic_id;               /* the local APIC's ID (not always equal to id) */
+	volatile bool online;           /* set by the CPU itself once it can take work */
+	struct task *current;           /* the task running on this CPU */
+	struct task *idle;              /* this CPU's idle task */
+	int preempt_count;              /* >0: the scheduler must not switch away (spinlocks) */
+	int irq_nesting;                /* >0 while this CPU is in an interrupt handler */
+	volatile bool need_resched;     /* set by the tick or a wakeup IPI, checked on return */
+	uint64_t ticks;                 /* timer ticks seen by this CPU */
+	/* Spinlocks held right now, for might_sleep() and lock reports. */
+	int nlocks_held;
+	struct spinlock *locks_held[MAX_HELD_LOCKS];
+	uint64_t gdt[GDT_ENTRIES];
+	struct tss tss;
+};
+
+extern struct cpu cpus[MAX_CPUS];
+extern int ncpus;                       /* CPUs found (online or not) */
+
+/* %gs holds a segment whose base is this CPU's struct cpu: one load, no lookup. */
+static inline struct cpu *this_cpu(void)
+{
+	struct cpu *c;
+
+	__asm__ volatile("movl %%gs:0, %0" : "=r"(c));
+	return c;
+}
+
+static inline int cpu_id(void)
+{
+	return this_cpu()->id;
+}
+
+static inline bool in_interrupt(void)
+{
+	return this_cpu()->irq_nesting > 0;
+}
+
+#endif

@@ -1,0 +1,56 @@
+/* kmain: the boot CPU's path from the Multiboot entry to a running system. */
+#include "kernel/acpi.h"
+#include "kernel/cmdline.h"
+#include "kernel/cpu.h"
+#include "kernel/gdt.h"
+#include "kernel/ktest.h"
+#include "kernel/meminit.h"
+#include "kernel/multiboot.h"
+#include "kernel/power.h"
+#include "kernel/printk.h"
+#include "kernel/trap.h"
+#include "kernel/version.h"
+#include "kernel/x86.h"
+
+struct cpu cpus[MAX_CPUS];
+int ncpus = 1;
+
+static void print_banner(void)
+{
+	printk("smpix " SMPIX_VERSION ": a teaching SMP kernel for i386 (built " __DATE__ " " __TIME__ ")\n");
+}
+
+/* What to do once the kernel is up: run the self-tests, or (until init exists) halt. */
+static void run_boot_action(void)
+{
+	const char *tests = cmdline_get("test");
+
+	if (tests) {
+		ktest_run(tests[0] ? tests : "all");
+		power_off();
+	}
+	printk("smpix: nothing more to run yet; the system is idle (Ctrl-A X quits QEMU)\n");
+	for (;;)
+		hlt();
+}
+
+void kmain(uint32_t magic, physaddr_t mbi_phys);
+
+void kmain(uint32_t magic, physaddr_t mbi_phys)
+{
+	/* Segments first: printk's lock needs this_cpu(), which needs %gs. */
+	cpus[0].id = 0;
+	gdt_init_cpu(&cpus[0]);
+	console_init();
+	print_banner();
+	idt_init();
+	idt_load();
+
+	multiboot_parse(magic, mbi_phys);
+	printk("cmdline: '%s'%s\n", boot_info.cmdline, kernel_cmdline.truncated ? " (truncated)" : "");
+	multiboot_print_memory_map();
+	mem_init();
+	acpi_init();
+
+	run_boot_action();
+}

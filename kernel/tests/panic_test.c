@@ -1,0 +1,20 @@
+/* Deliberate crashes, run only when named (test=panic_fault): the harness checks the report's shape. */
+#include "kernel/ktest.h"
+#include "kernel/panic.h"
+
+/* noinline: the backtrace must show this frame and its caller. */
+__attribute__((noinline)) static int panic_fault_helper(volatile int *p)
+{
+	return *p + 1;
+}
+
+KTEST_CRASH(panic_fault)
+{
+	/* 0xDEADBEEF is in the ioremap window, which maps nothing there: a kernel page fault. */
+	panic_fault_helper((volatile int *)0xDEADBEEF);
+}
+
+KTEST_CRASH(panic_call)
+{
+	panic("deliberate panic from a ktest");
+}

@@ -1,0 +1,32 @@
+/* Basic types for the freestanding kernel: the compiler's own headers, nothing from libc. */
+#ifndef KERNEL_TYPES_H
+#define KERNEL_TYPES_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint32_t uintptr32_t;
+typedef uint32_t physaddr_t;
+#ifndef HOST_TEST            /* the host C library has its own */
+typedef int32_t ssize_t;
+#endif
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define ALIGN_UP(x, a) (((x) + (a) - 1) & ~((a) - 1))
+#define ALIGN_DOWN(x, a) ((x) & ~((a) - 1))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
+
+#define __noreturn __attribute__((noreturn))
+#define __packed __attribute__((packed))
+#define __aligned(n) __attribute__((aligned(n)))
+#define __used __attribute__((used))
+#define __unused __attribute__((unused))
+#define __printf(a, b) __attribute__((format(printf, a, b)))
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+#endif

@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""The smpix test harness (`make test`).
+
+Runs the host unit tests, then boots the kernel in QEMU in many configurations.
+Every QEMU run has a hard timeout and is always killed. Each check prints
+PASS or FAIL; the last line is "N passed, N failed"; the exit status is 1 on
+any failure. Logs of every boot are kept in build/test-logs/.
+
+Run a subset with: python3 tools/harness.py NAME-SUBSTRING...
+"""
+import os
+import re
+import select
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.path.join(ROOT, "build")
+LOGS = os.path.join(BUILD, "test-logs")
+KERNEL = os.path.join(BUILD, "kernel.elf")
+INITRD = os.path.join(BUILD, "initrd.cpio")
+ISO = os.path.join(BUILD, "smpix.iso")
+
+# Lines that mean the kernel found a bug in itself: always a failure unless a test expects them.
+BAD_LINES = re.compile(r"Kernel panic|^BUG:|spinlock lockup", re.M)
+
+passed = 0
+failed = 0
+selected = sys.argv[1:]
+
+
+def record(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"PASS {name}", flush=True)
+    else:
+        failed += 1
+        print(f"FAIL {name}: {detail}", flush=True)
+
+
+def wanted(name):
+    return not selected or any(s in name for s in selected)
+
+
+class Qemu:
+    """One QEMU run with the serial console on a pipe: read it, type into it, always kill it."""
+
+    def __init__(self, name, append="", cpus=2, mem=128, iso=False, extra=(), timeout=60):
+        self.name = name
+        self.deadline = time.monotonic() + timeout
+        self.output = ""
+        self.exit_code = None
+        self.timed_out = False
+        cmd = ["qemu-system-i386", "-machine", "pc", "-accel", "tcg", "-smp", str(cpus),
+               "-m", str(mem), "-display", "none", "-serial", "stdio", "-monitor", "none",
+               "-no-reboot", "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+        if iso:
+            cmd += ["-cdrom", ISO, "-boot", "d"]
+        else:
+            cmd += ["-kernel", KERNEL, "-initrd", INITRD, "-append", append]
+        cmd += list(extra)
+        self.cmd = cmd
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, bufsize=0)
+
+    def _read_some(self, wait):
+        r, _, _ = select.select([self.proc.stdout], [], [], wait)
+        if not r:
+            return False
+        data = os.read(self.proc.stdout.fileno(), 65536)
+        if not data:
+            return None
+        self.output += data.decode("utf-8", "replace").replace("\r", "")
+        return True
+
+    def expect(self, pattern, timeout=None):
+        """Wait until pattern (a regex) appears in the output after what was already matched."""
+        rx = re.compile(pattern, re.M)
+        end = self.deadline if timeout is None else min(self.deadline, time.monotonic() + timeout)
+        while True:
+            m = rx.search(self.output)
+            if m:
+                return m
+            left = end - time.monotonic()
+            if left <= 0:
+                self.timed_out = time.monotonic() >= self.deadline
+                return None
+            got = self._read_some(min(left, 0.5))
+            if got is None:
+                self.exit_code = self.proc.wait()
+                m = rx.search(self.output)
+                return m
+
+    def send(self, text):
+        self.proc.stdin.write(text.encode())
+        self.proc.stdin.flush()
+
+    def wait_exit(self):
+        """Read until QEMU exits by itself or the hard timeout kills it."""
+        while self.proc.poll() is None:
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                self.timed_out = True
+                break
+            if self._read_some(min(left, 0.5)) is None:
+                break
+        self.kill()
+        return self.exit_code
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.exit_code = self.proc.wait() if self.exit_code is None else self.exit_code
+        while self._read_some(0) is True:
+            pass
+        os.makedirs(LOGS, exist_ok=True)
+        with open(os.path.join(LOGS, self.name + ".log"), "w") as f:
+            f.write("$ " + " ".join(self.cmd) + "\n" + self.output)
+
+
+def bad_lines(output):
+    return [l for l in output.splitlines() if BAD_LINES.search(l)]
+
+
+# ---------------------------------------------------------------------------
+# Host unit tests
+
+def host_tests():
+    d = os.path.join(BUILD, "hosttest")
+    if not os.path.isdir(d):
+        record("host: unit tests built", False, "build/hosttest is missing (make hosttest)")
+        return
+    for exe in sorted(os.listdir(d)):
+        path = os.path.join(d, exe)
+        if not exe.startswith("test_") or not os.access(path, os.X_OK) or exe.endswith(".d"):
+            continue
+        name = "host: " + exe
+        if not wanted(name):
+            continue
+        try:
+            p = subprocess.run([path], capture_output=True, text=True, timeout=60)
+            ok = p.returncode == 0
+            detail = (p.stdout + p.stderr).strip().splitlines()[-5:]
+            record(name, ok, " | ".join(detail))
+        except subprocess.TimeoutExpired:
+            record(name, False, "timeout")
+
+
+# ---------------------------------------------------------------------------
+# Kernel self-tests: boot with test=..., one result per ktest line
+
+KTEST_LINE = re.compile(r"^ktest: (\S+) (ok|FAIL)(.*)$", re.M)
+KTEST_SUMMARY = re.compile(r"^ktest: summary (\d+) passed, (\d+) failed", re.M)
+
+
+def ktests(label, tests="all", cpus=2, mem=128, append="", timeout=120, min_count=1):
+    name = f"ktest[{label}]"
+    if not wanted(name):
+        return None
+    q = Qemu(f"ktest-{label}", append=f"test={tests} {append}".strip(), cpus=cpus, mem=mem,
+             timeout=timeout)
+    q.expect(KTEST_SUMMARY.pattern)
+    q.wait_exit()
+    out = q.output
+    results = KTEST_LINE.findall(out)
+    for test, status, rest in results:
+        record(f"{name} {test}", status == "ok", rest.strip())
+    problems = []
+    if not KTEST_SUMMARY.search(out):
+        problems.append("no summary line (timeout or crash)" if not q.timed_out else "timeout")
+    if len(results) < min_count:
+        problems.append(f"only {len(results)} tests ran, expected at least {min_count}")
+    if bad_lines(out):
+        problems.append("kernel reported: " + bad_lines(out)[0])
+    if q.exit_code != 0:
+        problems.append(f"QEMU exit status {q.exit_code} (poweroff should give 0)")
+    record(f"{name} boot, run and power off", not problems, "; ".join(problems))
+    return out
+
+
+def boot_check(label, patterns, forbid_bad=True, timeout=60, **kw):
+    """Boot and wait for each pattern in turn; then kill QEMU."""
+    name = f"boot[{label}]"
+    if not wanted(name):
+        return None
+    q = Qemu(f"boot-{label}", timeout=timeout, **kw)
+    missing = []
+    for p in patterns:
+        if not q.expect(p):
+            missing.append(p)
+            break
+    q.kill()
+    problems = [f"never saw /{p}/" + (" (timeout)" if q.timed_out else "") for p in missing]
+    if forbid_bad and bad_lines(q.output):
+        problems.append("kernel reported: " + bad_lines(q.output)[0])
+    record(name, not problems, "; ".join(problems))
+    return q.output
+
+
+def panic_report(label, test, extra_patterns=(), registers=True, timeout=60):
+    """A deliberate crash must produce a full report: what, registers, a symbolized backtrace."""
+    name = f"panic[{label}]"
+    if not wanted(name):
+        return
+    q = Qemu(f"panic-{label}", append=f"test={test}", timeout=timeout)
+    q.expect(r"--- end of panic")
+    q.kill()
+    out = q.output
+    shape = [r"Kernel panic on CPU \d+", r"Backtrace:", r"\[<[0-9a-f]{8}>\] [A-Za-z_]\w*\+0x[0-9a-f]+",
+             r"--- end of panic"] + list(extra_patterns)
+    if registers:
+        shape += [r"eip [0-9a-f]{8}", r"eax [0-9a-f]{8}", r"err 0x[0-9a-f]+"]
+    missing = [p for p in shape if not re.search(p, out, re.M)]
+    record(name, not missing, "report lacks " + ", ".join(f"/{m}/" for m in missing))
+
+
+# ---------------------------------------------------------------------------
+
+def main():
+    start = time.monotonic()
+    host_tests()
+
+    ktests("smp2", cpus=2)
+    ktests("mem32", cpus=1, mem=32)
+    ktests("mem3072", cpus=2, mem=3072)
+
+    boot_check("kernel-banner", [r"smpix \d+\.\d+", r"memory map", r"\[[0-9a-f]+-[0-9a-f]+\)"])
+    boot_check("grub-iso", [r"GNU GRUB|Booting|smpix", r"smpix \d+\.\d+: a teaching", r"memory map"],
+               iso=True, timeout=120)
+
+    panic_report("page-fault", "panic_fault",
+                 [r"page fault", r"cr2 deadbeef", r"panic_fault_helper\+0x", r"ktest_fn_panic_fault\+0x"])
+    panic_report("explicit", "panic_call", [r"Kernel panic on CPU \d+: deliberate panic",
+                 r"ktest_fn_panic_call\+0x"], registers=False)
+
+    print(f"(harness took {time.monotonic() - start:.0f} s; logs in build/test-logs/)")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed or passed == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
