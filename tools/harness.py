@@ -6,7 +6,10 @@ Every QEMU run has a hard timeout and is always killed. Each check prints
 PASS or FAIL; the last line is "N passed, N failed"; the exit status is 1 on
 any failure. Logs of every boot are kept in build/test-logs/.
 
-Run a subset with: python3 tools/harness.py NAME-SUBSTRING...
+The checks themselves live in tools/testcases/*.py, one file per area, run in
+name order; each has run(h), where h is this module (Qemu, ktests, boot_check,
+panic_report, record, wanted). Run a subset with:
+    python3 tools/harness.py NAME-SUBSTRING...
 """
 import os
 import re
@@ -219,21 +222,15 @@ def panic_report(label, test, extra_patterns=(), registers=True, timeout=60):
 # ---------------------------------------------------------------------------
 
 def main():
+    import importlib
     start = time.monotonic()
     host_tests()
-
-    ktests("smp2", cpus=2)
-    ktests("mem32", cpus=1, mem=32)
-    ktests("mem3072", cpus=2, mem=3072)
-
-    boot_check("kernel-banner", [r"smpix \d+\.\d+", r"memory map", r"\[[0-9a-f]+-[0-9a-f]+\)"])
-    boot_check("grub-iso", [r"GNU GRUB|Booting|smpix", r"smpix \d+\.\d+: a teaching", r"memory map"],
-               iso=True, timeout=120)
-
-    panic_report("page-fault", "panic_fault",
-                 [r"page fault", r"cr2 deadbeef", r"panic_fault_helper\+0x", r"ktest_fn_panic_fault\+0x"])
-    panic_report("explicit", "panic_call", [r"Kernel panic on CPU \d+: deliberate panic",
-                 r"ktest_fn_panic_call\+0x"], registers=False)
+    # Each file in tools/testcases/ adds the QEMU checks of one area: run(h) with h = this module.
+    casedir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testcases")
+    sys.path.insert(0, casedir)
+    for f in sorted(os.listdir(casedir)):
+        if f.endswith(".py") and not f.startswith("_"):
+            importlib.import_module(f[:-3]).run(sys.modules[__name__])
 
     print(f"(harness took {time.monotonic() - start:.0f} s; logs in build/test-logs/)")
     print(f"{passed} passed, {failed} failed")
@@ -241,4 +238,5 @@ def main():
 
 
 if __name__ == "__main__":
+    sys.modules["harness"] = sys.modules[__name__]
     sys.exit(main())

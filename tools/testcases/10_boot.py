@@ -1,0 +1,16 @@
+"""Foundation: self-tests at several memory sizes, both loaders, panic reports."""
+
+
+def run(h):
+    h.ktests("smp2", cpus=2)
+    h.ktests("mem32", cpus=1, mem=32)
+    h.ktests("mem3072", cpus=2, mem=3072)
+
+    h.boot_check("kernel-banner", [r"smpix \d+\.\d+", r"memory map", r"\[[0-9a-f]+-[0-9a-f]+\)"])
+    h.boot_check("grub-iso", [r"GNU GRUB|Booting|smpix", r"smpix \d+\.\d+: a teaching", r"memory map"],
+                 iso=True, timeout=120)
+
+    h.panic_report("page-fault", "panic_fault",
+                   [r"page fault", r"cr2 deadbeef", r"panic_fault_helper\+0x", r"ktest_fn_panic_fault\+0x"])
+    h.panic_report("explicit", "panic_call", [r"Kernel panic on CPU \d+: deliberate panic",
+                                              r"ktest_fn_panic_call\+0x"], registers=False)
