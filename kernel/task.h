@@ -1,0 +1,90 @@
+/* Tasks: kernel threads and user processes share this one structure. */
+#ifndef KERNEL_TASK_H
+#define KERNEL_TASK_H
+
+#include "kernel/cpu.h"
+#include "kernel/list.h"
+#include "kernel/types.h"
+#include "kernel/waitqueue.h"
+
+#define KSTACK_SIZE 8192                /* each task's kernel stack */
+#define TASK_NAME_LEN 16
+#define CPU_MASK_ALL 0xFFFFFFFFu
+
+enum task_state {
+	TASK_RUNNABLE,          /* on a run queue, waiting for a CPU */
+	TASK_RUNNING,           /* on a CPU right now (cpu says which) */
+	TASK_SLEEPING,          /* waiting for a wake_up_process() */
+	TASK_ZOMBIE,            /* exited; its parent has not collected it yet */
+	TASK_DEAD,              /* gone: about to be freed */
+};
+
+struct mm;
+struct trapframe;
+
+struct task {
+	uint32_t saved_esp;             /* kernel stack pointer while switched out (switch.S) */
+	volatile enum task_state state;
+	int pid;
+	char name[TASK_NAME_LEN];
+
+	/* Scheduling (kernel/sched.c) */
+	int cpu;                        /* CPU it is queued on, runs on, or last ran on */
+	uint32_t cpus_allowed;          /* affinity: bit n set = may run on CPU n */
+	struct list_head run_link;      /* on its CPU's run queue while TASK_RUNNABLE */
+	bool on_cpu;                    /* still switching out: not yet safe to run elsewhere */
+	uint64_t wake_at_ns;            /* nanosleep deadline, 0 if none */
+	uint64_t switches;              /* times switched in */
+	uint64_t runtime_ns;            /* CPU time used */
+	uint64_t last_switch_in_ns;
+
+	/*
+	 * The Big Kernel Lock (kernel/bkl.c): how many lock_kernel() calls this
+	 * task has not yet undone, minus one. -1 means "not held", as in Linux
+	 * 2.6. schedule() drops the lock for a task with lock_depth >= 0 and
+	 * takes it back before the task runs again; the depth itself never changes.
+	 */
+	int lock_depth;
+
+	void *kstack;                   /* KSTACK_SIZE bytes; the task's trapframe sits at its top */
+	struct list_head all_link;      /* on the list of every task (task.c) */
+
+	/* ---- process fields (kernel/proc.c, kernel/exec.c, kernel/signal.c) ---- */
+	struct mm *mm;                  /* user address space; NULL for kernel threads */
+	struct task *parent;
+	struct list_head children;      /* tasks whose parent we are */
+	struct list_head sibling;       /* on parent->children */
+	int exit_status;                /* wait4() status word once a zombie */
+	struct wait_queue child_exit;   /* a child of ours became a zombie */
+	uint32_t sig_pending;           /* bit n: signal n is pending */
+	bool killed;                    /* must exit at the next return to user mode */
+};
+
+/* The task running on this CPU. */
+static inline struct task *current_task(void)
+{
+	return this_cpu()->current;
+}
+#define current current_task()
+
+/* A new task: zeroed, with a kernel stack, a pid and state SLEEPING (not yet runnable). */
+struct task *task_alloc(const char *name);
+/* Free a task that no CPU runs any more (its kernel stack included). */
+void task_free(struct task *t);
+/* The trapframe at the top of t's kernel stack (where entry from user mode saves registers). */
+struct trapframe *task_trapframe(struct task *t);
+/*
+ * Arrange t's kernel stack so that, when first scheduled, it returns through
+ * trap_return with the registers in task_trapframe(t): how a new user process
+ * (or a forked child) starts.
+ */
+void task_start_in_user_mode(struct task *t);
+/* Find a task by pid (NULL if none); for kill(). */
+struct task *task_find(int pid);
+void task_set_name(struct task *t, const char *name);
+
+/* Protects the list of all tasks and pid allocation. */
+extern spinlock_t tasks_lock;
+extern struct list_head all_tasks;
+
+#endif

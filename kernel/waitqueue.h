@@ -1,0 +1,75 @@
+/*
+ * Wait queues: where tasks sleep until something happens.
+ *
+ * The rule that loses no wakeup, even across CPUs: a sleeper first puts itself
+ * on the queue and marks itself TASK_SLEEPING (prepare_to_wait), THEN tests its
+ * condition, and only then calls schedule(). A waker first makes the condition
+ * true, THEN calls wake_up(). Whatever the interleaving, either the sleeper sees
+ * the condition, or the waker sees the sleeper on the queue and wakes it.
+ */
+#ifndef KERNEL_WAITQUEUE_H
+#define KERNEL_WAITQUEUE_H
+
+#include "kernel/list.h"
+#include "kernel/spinlock.h"
+
+struct task;
+
+struct wait_queue {
+	spinlock_t lock;                /* protects waiters */
+	struct list_head waiters;       /* of struct waiter */
+};
+
+struct waiter {
+	struct task *task;
+	struct list_head link;
+};
+
+void wait_queue_init(struct wait_queue *wq, const char *name);
+/* Put the current task on wq and mark it sleeping; it still runs until schedule(). */
+void prepare_to_wait(struct wait_queue *wq, struct waiter *w);
+/* Take the current task off wq and mark it running again. */
+void finish_wait(struct wait_queue *wq, struct waiter *w);
+/* Wake every task sleeping on wq. */
+void wake_up(struct wait_queue *wq);
+
+/* Sleep until cond is true. May sleep: not with a spinlock held, nor in an interrupt. */
+#define wait_event(wq, cond)                                            \
+	do {                                                            \
+		struct waiter w_;                                       \
+		might_sleep();                                          \
+		for (;;) {                                              \
+			prepare_to_wait(&(wq), &w_);                    \
+			if (cond)                                       \
+				break;                                  \
+			schedule();                                     \
+		}                                                       \
+		finish_wait(&(wq), &w_);                                \
+	} while (0)
+
+/* Like wait_event, but also returns early (with -EINTR, as an int) if the task was killed. */
+#define wait_event_killable(wq, cond)                                   \
+	({                                                              \
+		struct waiter w_;                                       \
+		int r_ = 0;                                             \
+		might_sleep();                                          \
+		for (;;) {                                              \
+			prepare_to_wait(&(wq), &w_);                    \
+			if (cond)                                       \
+				break;                                  \
+			if (task_should_stop_waiting()) {               \
+				r_ = -4;        /* -EINTR */            \
+				break;                                  \
+			}                                               \
+			schedule();                                     \
+		}                                                       \
+		finish_wait(&(wq), &w_);                                \
+		r_;                                                     \
+	})
+
+void schedule(void);
+void might_sleep_at(const char *file, int line);
+#define might_sleep() might_sleep_at(__FILE__, __LINE__)
+bool task_should_stop_waiting(void);
+
+#endif
