@@ -43,6 +43,11 @@ def record(name, ok, detail=""):
         print(f"FAIL {name}: {detail}", flush=True)
 
 
+def skip(name, why):
+    """A check that cannot run on this machine: said loudly, counted neither way."""
+    print(f"SKIP {name}: {why}", flush=True)
+
+
 def wanted(name):
     return not selected or any(s in name for s in selected)
 
