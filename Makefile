@@ -47,6 +47,43 @@ $(BUILD)/%.S.o: %.S
 	@$(if $(Q),echo "  AS      $<")
 	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
 
+# ---- user programs, linked into the kernel until there is a file system ------
+# Built with the host compiler as static i386 executables loaded at 0x08048000
+# (user/user.ld); kernel/exec.c loads them by path, "/bin/NAME", from the table
+# that tools/mkuserprogs.sh writes.
+UCFLAGS := -m32 -march=i686 -std=gnu11 -O1 -g -static -nostdlib -ffreestanding -fno-pie -fno-pic \
+	-fno-stack-protector -fno-builtin -fno-asynchronous-unwind-tables -nostdinc -isystem $(GCC_INCLUDE) \
+	-I. -Iuser/lib -Wall -Wextra -Werror -Wno-unused-parameter -MMD -MP
+ULIB_OBJS := $(patsubst %,$(BUILD)/%.o,$(wildcard user/lib/*.c user/lib/*.S))
+UPROG_SRCS := $(wildcard user/bin/*.c user/tests/*.c)
+UPROGS := $(addprefix $(BUILD)/ubin/,$(basename $(notdir $(UPROG_SRCS))))
+
+$(BUILD)/user/%.c.o: user/%.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  UCC     $<")
+	$(Q)$(CC) $(UCFLAGS) -c $< -o $@
+
+$(BUILD)/user/%.S.o: user/%.S
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  UAS     $<")
+	$(Q)$(CC) $(UCFLAGS) -c $< -o $@
+
+define UPROG_RULE
+$(BUILD)/ubin/$(basename $(notdir $(1))): $(BUILD)/$(1).o $(ULIB_OBJS) user/user.ld
+	@mkdir -p $$(dir $$@)
+	@$$(if $$(Q),echo "  ULD     $$@")
+	$$(Q)$$(LD) -m elf_i386 -nostdlib -z noexecstack -z max-page-size=4096 -T user/user.ld -o $$@ $(BUILD)/$(1).o $(ULIB_OBJS)
+endef
+$(foreach s,$(UPROG_SRCS),$(eval $(call UPROG_RULE,$(s))))
+
+$(BUILD)/userprogs.S: $(UPROGS) tools/mkuserprogs.sh
+	$(Q)tools/mkuserprogs.sh $(abspath $(UPROGS)) > $@
+
+$(BUILD)/userprogs.S.o: $(BUILD)/userprogs.S
+	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
+
+KOBJS += $(BUILD)/userprogs.S.o
+
 # Link twice: the first link tells tools/mksyms.sh where every function is;
 # the second builds that table in (after all code, so nothing moves).
 $(BUILD)/ksyms0.S: tools/mksyms.sh
@@ -156,4 +193,4 @@ help:
 .PHONY: all qemu qemu-gdb gdb iso qemu-iso test hosttest bench deps clean help compile_commands.json
 .DELETE_ON_ERROR:
 
--include $(KOBJS:.o=.d) $(HOSTTESTS:=.d)
+-include $(KOBJS:.o=.d) $(HOSTTESTS:=.d) $(ULIB_OBJS:.o=.d) $(patsubst %,$(BUILD)/%.d,$(UPROG_SRCS))

@@ -8,6 +8,7 @@
 #include "kernel/multiboot.h"
 #include "kernel/power.h"
 #include "kernel/printk.h"
+#include "kernel/uaccess.h"
 #include "kernel/trap.h"
 #include "kernel/version.h"
 #include "kernel/x86.h"
@@ -51,6 +52,7 @@ void kmain(uint32_t magic, physaddr_t mbi_phys)
 	multiboot_print_memory_map();
 	mem_init();
 	acpi_init();
+	uaccess_init();
 
 	run_boot_action();
 }

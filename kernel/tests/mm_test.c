@@ -1,0 +1,125 @@
+/* Self-tests of user address spaces: mapping, isolation of forked copies, brk, no leaked frames. */
+#include "kernel/ktest.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm.h"
+#include "kernel/pmm.h"
+#include "kernel/uapi/errno.h"
+
+#define TEXT USER_TEXT_BASE
+
+/* A small process image: 4 text pages, 2 data pages, a stack, a heap of one page. */
+static struct mm *make_image(void)
+{
+	struct mm *mm = mm_create();
+
+	if (!mm)
+		return NULL;
+	if (mm_alloc_range(mm, TEXT, TEXT + 4 * PAGE_SIZE, 0) < 0 ||
+	    mm_alloc_range(mm, TEXT + 4 * PAGE_SIZE, TEXT + 6 * PAGE_SIZE, PTE_W) < 0 ||
+	    mm_alloc_range(mm, USER_STACK_TOP - USER_STACK_SIZE, USER_STACK_TOP, PTE_W) < 0) {
+		mm_destroy(mm);
+		return NULL;
+	}
+	mm->brk_start = mm->brk = TEXT + 6 * PAGE_SIZE;
+	return mm;
+}
+
+KTEST(mm_kernel_half_shared_and_not_user)
+{
+	struct mm *mm = mm_create();
+
+	KT_ASSERT(mm != NULL);
+	for (int i = PDX(USER_TOP); i < 1024; i++) {
+		KT_ASSERT_EQ(mm->pgdir[i], kernel_pgdir[i]);
+		KT_ASSERT(!(mm->pgdir[i] & PTE_U));
+	}
+	for (int i = 0; i < (int)PDX(USER_TOP); i++)
+		KT_ASSERT_EQ(mm->pgdir[i], 0);
+	mm_destroy(mm);
+}
+
+KTEST(mm_map_lookup_unmap)
+{
+	struct mm *mm = make_image();
+	pte_t text, data;
+
+	KT_ASSERT(mm != NULL);
+	text = mm_lookup(mm, TEXT + 100);
+	data = mm_lookup(mm, TEXT + 4 * PAGE_SIZE);
+	KT_ASSERT((text & (PTE_P | PTE_U)) == (PTE_P | PTE_U) && !(text & PTE_W));
+	KT_ASSERT((data & (PTE_P | PTE_U | PTE_W)) == (PTE_P | PTE_U | PTE_W));
+	KT_ASSERT_EQ(mm_lookup(mm, 0x40000000), 0);
+	KT_ASSERT_EQ(mm_lookup(mm, 0xC0100000), 0);         /* kernel: never a user PTE */
+	KT_ASSERT_EQ(mm_alloc_range(mm, TEXT, TEXT + PAGE_SIZE, 0), -EEXIST);
+	KT_ASSERT_EQ(mm_alloc_range(mm, 0xBFFFF000, 0xC0001000, 0), -EINVAL);
+	KT_ASSERT_EQ(mm_map_page(mm, 0xC0000000, 0x200000, PTE_W), -EINVAL);
+	KT_ASSERT_EQ(mm->npages, 6 + USER_STACK_SIZE / PAGE_SIZE);
+	mm_unmap_range(mm, TEXT, TEXT + PAGE_SIZE);
+	KT_ASSERT_EQ(mm_lookup(mm, TEXT), 0);
+	KT_ASSERT_EQ(mm->npages, 5 + USER_STACK_SIZE / PAGE_SIZE);
+	mm_destroy(mm);
+}
+
+KTEST(mm_fork_copies_instead_of_sharing)
+{
+	struct mm *parent = make_image(), *child;
+	uint32_t v = 0x11111111, got;
+
+	KT_ASSERT(parent != NULL);
+	KT_ASSERT_EQ(mm_copy_in(parent, TEXT + 4 * PAGE_SIZE + 8, &v, 4), 0);
+	child = mm_fork(parent);
+	KT_ASSERT(child != NULL);
+	v = 0x22222222;
+	KT_ASSERT_EQ(mm_copy_in(parent, TEXT + 4 * PAGE_SIZE + 8, &v, 4), 0);
+	/* Different frames, and the child kept the value from before the fork. */
+	KT_ASSERT(PTE_ADDR(mm_lookup(child, TEXT + 4 * PAGE_SIZE)) !=
+		  PTE_ADDR(mm_lookup(parent, TEXT + 4 * PAGE_SIZE)));
+	memcpy(&got, (char *)P2V(PTE_ADDR(mm_lookup(child, TEXT + 4 * PAGE_SIZE))) + 8, 4);
+	KT_ASSERT_EQ(got, 0x11111111);
+	/* Permissions are copied too: text stays read-only in the child. */
+	KT_ASSERT(!(mm_lookup(child, TEXT) & PTE_W));
+	KT_ASSERT_EQ(child->npages, parent->npages);
+	KT_ASSERT_EQ(child->brk, parent->brk);
+	mm_destroy(child);
+	mm_destroy(parent);
+}
+
+KTEST(mm_brk_grows_and_shrinks)
+{
+	struct mm *mm = make_image();
+	uintptr_t b0;
+
+	KT_ASSERT(mm != NULL);
+	b0 = mm->brk;
+	KT_ASSERT_EQ(mm_brk(mm, 0), b0);
+	KT_ASSERT_EQ(mm_brk(mm, b0 + 3 * PAGE_SIZE + 1), b0 + 3 * PAGE_SIZE + 1);
+	KT_ASSERT(mm_lookup(mm, b0 + 3 * PAGE_SIZE) & PTE_W);
+	KT_ASSERT_EQ(mm_brk(mm, b0 + 10), b0 + 10);
+	KT_ASSERT(mm_lookup(mm, b0) != 0);
+	KT_ASSERT_EQ(mm_lookup(mm, b0 + PAGE_SIZE), 0);
+	KT_ASSERT_EQ(mm_brk(mm, b0 - 1), b0 + 10);          /* below the start: refused */
+	KT_ASSERT_EQ(mm_brk(mm, USER_STACK_TOP - PAGE_SIZE), b0 + 10);   /* into the stack: refused */
+	mm_destroy(mm);
+}
+
+KTEST(mm_no_frames_leak)
+{
+	unsigned before;
+	struct mm *a, *b;
+
+	/* Warm up the heap's size classes so that only page tables and pages are counted. */
+	a = make_image();
+	KT_ASSERT(a != NULL);
+	mm_destroy(a);
+	before = pmm_free_count();
+	for (int i = 0; i < 20; i++) {
+		a = make_image();
+		KT_ASSERT(a != NULL);
+		mm_brk(a, a->brk + 5 * PAGE_SIZE);
+		b = mm_fork(a);
+		KT_ASSERT(b != NULL);
+		mm_destroy(a);
+		mm_destroy(b);
+	}
+	KT_ASSERT_EQ(pmm_free_count(), before);
+}

@@ -1,0 +1,16 @@
+/* Auxiliary vector keys (Linux's include/uapi/linux/auxvec.h) that execve puts on the stack. */
+#ifndef KERNEL_UAPI_AUXV_H
+#define KERNEL_UAPI_AUXV_H
+
+#define AT_NULL   0     /* end of the vector */
+#define AT_PHDR   3     /* address of the program headers in memory */
+#define AT_PHENT  4     /* size of one program header */
+#define AT_PHNUM  5     /* number of program headers */
+#define AT_PAGESZ 6     /* page size */
+#define AT_ENTRY  9     /* the program's entry point */
+#define AT_UID   11
+#define AT_EUID  12
+#define AT_GID   13
+#define AT_EGID  14
+
+#endif

@@ -1,0 +1,439 @@
+/*
+ * /bin/utest: the user-mode test suite. Each test prints "utest: NAME ok" or
+ * "utest: NAME FAIL why"; the last line is a summary. tools/testcases/40_user.py
+ * boots with init=/bin/utest and reads them. Run as pid 1, it also tests
+ * adoption of orphans.
+ */
+#include "ulib.h"
+
+#define BAD_NULL   ((void *)0)
+#define BAD_KERNEL ((void *)0xC0000000)
+#define BAD_UNMAP  ((void *)0x40000000)          /* nothing is ever mapped there */
+#define BAD_WRAP   ((void *)0xFFFFFFF0)
+
+static int passed, failed;
+static const char *failure;
+static char why[96];
+
+#define CHECK(cond)                                                                     \
+	do {                                                                            \
+		if (!(cond)) {                                                          \
+			snprintf(why, sizeof(why), "line %d: %s", __LINE__, #cond);     \
+			failure = why;                                                  \
+			return;                                                         \
+		}                                                                       \
+	} while (0)
+
+static void run(const char *name, void (*fn)(void))
+{
+	failure = 0;
+	fn();
+	if (failure) {
+		printf("utest: %s FAIL %s\n", name, failure);
+		failed++;
+	} else {
+		printf("utest: %s ok\n", name);
+		passed++;
+	}
+}
+
+/* Fork a child that runs fn then exits 0; wait and return its status (or -errno). */
+static int in_child(void (*fn)(void))
+{
+	int pid = fork(), status = -1;
+
+	if (pid == 0) {
+		fn();
+		exit(0);
+	}
+	if (pid < 0)
+		return pid;
+	if (waitpid(pid, &status, 0) != pid)
+		return -1000;
+	return status;
+}
+
+static void t_write_console(void)
+{
+	CHECK(write(1, "utest: hello from user mode\n", 28) == 28);
+	CHECK(write(2, "", 0) == 0);
+	CHECK(write(7, "x", 1) == -EBADF);
+	CHECK(read(0, why, 1) == -EBADF);
+}
+
+static void t_getpid(void)
+{
+	int me = getpid(), pid, status;
+
+	CHECK(me > 0);
+	pid = fork();
+	if (pid == 0)
+		exit(getppid() == me ? 0 : 1);
+	CHECK(pid > 0 && pid != me);
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static void t_fork_exec_wait(void)
+{
+	char *argv[] = { "uhelper", "exit", "42", 0 };
+	int pid = fork(), status = 0;
+
+	if (pid == 0) {
+		execve("/bin/uhelper", argv, 0);
+		exit(99);               /* exec failed */
+	}
+	CHECK(pid > 0);
+	CHECK(wait4(pid, &status, 0, 0) == pid);
+	CHECK(WIFEXITED(status));
+	CHECK(!WIFSIGNALED(status));
+	CHECK(WEXITSTATUS(status) == 42);
+	CHECK(wait4(pid, &status, 0, 0) == -ECHILD);    /* reaped: gone */
+	CHECK(wait4(-1, &status, WNOHANG, 0) == -ECHILD);
+}
+
+static void t_exec_many_args(void)
+{
+	static char strs[300][8];
+	static char *argv[301];
+	char *envp[] = { "E0=zero", "E1=one", 0 };
+	int n = 300, pid, status;
+
+	argv[0] = "uhelper";
+	argv[1] = "checkargs";
+	argv[2] = "300";
+	for (int i = 3; i < n; i++) {
+		snprintf(strs[i], sizeof(strs[i]), "arg%d", i);
+		argv[i] = strs[i];
+	}
+	argv[n] = 0;
+	pid = fork();
+	if (pid == 0) {
+		execve("/bin/uhelper", argv, envp);
+		exit(98);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status));
+	CHECK(WEXITSTATUS(status) == 0);
+}
+
+static void t_exec_errors(void)
+{
+	char *argv[] = { "uhelper", "exit", "1", 0 };
+	char *bad_argv[] = { "uhelper", BAD_KERNEL, 0 };
+
+	CHECK(execve("/bin/no-such-program", argv, 0) == -ENOENT);
+	CHECK(execve(BAD_NULL, argv, 0) == -EFAULT);
+	CHECK(execve(BAD_KERNEL, argv, 0) == -EFAULT);
+	CHECK(execve(BAD_UNMAP, argv, 0) == -EFAULT);
+	CHECK(execve(BAD_WRAP, argv, 0) == -EFAULT);
+	CHECK(execve("/bin/uhelper", BAD_KERNEL, 0) == -EFAULT);
+	CHECK(execve("/bin/uhelper", BAD_UNMAP, 0) == -EFAULT);
+	CHECK(execve("/bin/uhelper", BAD_WRAP, 0) == -EFAULT);
+	CHECK(execve("/bin/uhelper", bad_argv, 0) == -EFAULT);
+	CHECK(execve("/bin/uhelper", argv, BAD_KERNEL) == -EFAULT);
+	CHECK(execve("/bin/uhelper", argv, BAD_UNMAP) == -EFAULT);
+	/* Still here, still the same program: a failed exec changes nothing. */
+	CHECK(getpid() > 0);
+}
+
+static void t_efault_write(void)
+{
+	char *brk0 = brk(0);
+
+	CHECK(write(1, BAD_NULL, 4) == -EFAULT);
+	CHECK(write(1, BAD_KERNEL, 4) == -EFAULT);
+	CHECK(write(1, (void *)0xC0100000, 4) == -EFAULT);
+	CHECK(write(1, BAD_UNMAP, 4) == -EFAULT);
+	CHECK(write(1, BAD_WRAP, 0x20) == -EFAULT);
+	CHECK(write(1, (void *)0xBFFFFFF0, 0x20) == -EFAULT);  /* runs into the kernel */
+	/*
+	 * Starts in the heap and runs off its end. NUL bytes print nothing; the
+	 * first 256-byte chunk is written, the second faults: a short write.
+	 */
+	CHECK(brk(brk0 + 4096) == brk0 + 4096);
+	memset(brk0, 0, 4096);
+	CHECK(write(1, brk0 + 4096 - 300, 600) == 256);
+	CHECK(write(1, brk0 + 4096 - 2, 600) == -EFAULT);
+	CHECK(brk(brk0) == brk0);
+}
+
+static void t_efault_wait4(void)
+{
+	int pid = fork(), status = 0;
+
+	if (pid == 0)
+		exit(3);
+	CHECK(pid > 0);
+	CHECK(wait4(pid, BAD_KERNEL, 0, 0) == -EFAULT);
+	CHECK(wait4(pid, BAD_UNMAP, 0, 0) == -EFAULT);
+	CHECK(wait4(pid, BAD_WRAP, 0, 0) == -EFAULT);
+	CHECK(wait4(pid, &status, 0, BAD_KERNEL) == -EFAULT);
+	CHECK(waitpid(pid, BAD_UNMAP, 0) == -EFAULT);
+	/* A bad pointer lost no child: it is still there to collect. */
+	CHECK(wait4(pid, &status, 0, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 3);
+}
+
+static void t_efault_nanosleep(void)
+{
+	struct timespec ts = { 0, 1000000 }, bad = { 0, 1000000000 };
+
+	CHECK(nanosleep(BAD_NULL, 0) == -EFAULT);
+	CHECK(nanosleep(BAD_KERNEL, 0) == -EFAULT);
+	CHECK(nanosleep(BAD_UNMAP, 0) == -EFAULT);
+	CHECK(nanosleep(BAD_WRAP, 0) == -EFAULT);
+	CHECK(nanosleep(&bad, 0) == -EINVAL);
+	CHECK(nanosleep(&ts, 0) == 0);
+}
+
+static void t_efault_affinity(void)
+{
+	uint32_t mask = 0;
+
+	CHECK(sched_getaffinity(0, 4, BAD_NULL) == -EFAULT);
+	CHECK(sched_getaffinity(0, 4, BAD_KERNEL) == -EFAULT);
+	CHECK(sched_getaffinity(0, 4, BAD_UNMAP) == -EFAULT);
+	CHECK(sched_getaffinity(0, 4, (void *)0xFFFFFFFE) == -EFAULT);
+	CHECK(sched_setaffinity(0, 4, BAD_NULL) == -EFAULT);
+	CHECK(sched_setaffinity(0, 4, BAD_KERNEL) == -EFAULT);
+	CHECK(sched_setaffinity(0, 4, BAD_WRAP) == -EFAULT);
+	CHECK(sched_getaffinity(0, 2, &mask) == -EINVAL);
+	CHECK(sched_getaffinity(0, 4, &mask) == 4);
+	CHECK(mask & 1);
+}
+
+static void t_affinity(void)
+{
+	uint32_t all = 0, one = 1, got = 0, none = 0;
+
+	CHECK(sched_getaffinity(0, 4, &all) == 4);
+	CHECK(sched_setaffinity(0, 4, &one) == 0);
+	CHECK(sched_getaffinity(0, 4, &got) == 4);
+	CHECK(got == 1);
+	CHECK(sched_setaffinity(0, 4, &none) == -EINVAL);
+	CHECK(sched_setaffinity(99999, 4, &one) == -ESRCH);
+	CHECK(sched_setaffinity(0, 4, &all) == 0);
+	CHECK(sched_getaffinity(0, 4, &got) == 4 && got == all);
+}
+
+static void t_enosys(void)
+{
+	CHECK(syscall(9999, 0) == -ENOSYS);
+	CHECK(syscall(500, 0) == -ENOSYS);
+	CHECK(syscall(0x7FFFFFFF, 0) == -ENOSYS);
+	CHECK(syscall(-1, 0) == -ENOSYS);
+	CHECK(syscall(__NR_ioctl, 1, 0, 0) == -ENOSYS);
+	CHECK(syscall(__NR_reboot, 0, 0, 0, 0) == -EINVAL);
+}
+
+static void segv_null(void) { *(volatile int *)0 = 1; }
+static void segv_kernel(void) { *(volatile int *)0xC0100000 = 1; }
+static void read_kernel(void) { (void)*(volatile int *)0xC0100000; }
+static void do_cli(void) { __asm__ volatile("cli"); }
+static void do_hlt(void) { __asm__ volatile("hlt"); }
+static void do_ud2(void) { __asm__ volatile("ud2"); }
+static void do_div0(void) { __asm__ volatile("xorl %%ecx, %%ecx; divl %%ecx" ::: "eax", "ecx", "edx"); }
+static void write_text(void) { *(volatile char *)0x08048100 = 0; }
+
+static void t_segv_null(void)
+{
+	int st = in_child(segv_null);
+
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
+	CHECK(getpid() > 0);    /* the parent lives on */
+}
+
+static void t_kernel_memory(void)
+{
+	int st = in_child(segv_kernel);
+
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
+	st = in_child(read_kernel);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
+	st = in_child(write_text);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
+}
+
+static void t_privileged(void)
+{
+	int st = in_child(do_cli);
+
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
+	st = in_child(do_hlt);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
+}
+
+static void t_other_faults(void)
+{
+	int st = in_child(do_ud2);
+
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGILL);
+	st = in_child(do_div0);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGFPE);
+}
+
+static volatile int shared_var = 1;
+
+static void t_isolation(void)
+{
+	int pid, status;
+
+	shared_var = 1;
+	pid = fork();
+	if (pid == 0) {
+		msleep(20);             /* the parent writes 3 meanwhile: we must not see it */
+		int mine = shared_var;
+		shared_var = 2;
+		exit(mine);
+	}
+	shared_var = 3;
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+	CHECK(shared_var == 3); /* and the child's 2 never reached us */
+}
+
+static void t_brk(void)
+{
+	char *b0 = brk(0), *p;
+
+	CHECK(b0 != 0 && ((uint32_t)b0 & 0xFFF) == 0);
+	CHECK(brk(b0 + 10000) == b0 + 10000);
+	for (p = b0; p < b0 + 10000; p++)
+		*p = (char)(p - b0);
+	CHECK(b0[9999] == (char)9999);
+	CHECK(brk(b0 + 100) == b0 + 100);
+	CHECK(brk(b0 - 4096) == b0 + 100);     /* below the start: refused, break unchanged */
+	CHECK(brk((void *)0xC0000000) == b0 + 100);
+	CHECK(brk(b0 + 8192) == b0 + 8192);
+	CHECK(b0[5000] == 0);                   /* grown again: fresh zeroed memory */
+	CHECK(brk(b0) == b0);
+}
+
+static char *shrink_base;
+static void touch_after_shrink(void) { shrink_base[5000] = 1; }
+
+static void t_brk_shrink_unmaps(void)
+{
+	int st;
+
+	shrink_base = brk(0);
+	CHECK(brk(shrink_base + 8192) == shrink_base + 8192);
+	CHECK(brk(shrink_base) == shrink_base);
+	st = in_child(touch_after_shrink);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
+}
+
+static void t_kill(void)
+{
+	int pid, status;
+
+	pid = fork();
+	if (pid == 0)
+		for (;;)
+			;               /* never makes a syscall: killed on a timer interrupt */
+	CHECK(pid > 0);
+	msleep(10);
+	CHECK(kill(pid, SIGTERM) == 0);
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+
+	pid = fork();
+	if (pid == 0) {
+		msleep(100000);         /* killed in its sleep */
+		exit(0);
+	}
+	msleep(10);
+	CHECK(kill(pid, SIGKILL) == 0);
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+
+	CHECK(kill(pid, SIGTERM) == -ESRCH);
+	CHECK(kill(getpid(), 99) == -EINVAL);
+	CHECK(kill(getpid(), SIGCHLD) == 0);    /* ignored by default: we live on */
+	CHECK(kill(getpid(), 0) == 0);
+}
+
+static void t_orphan_adopted(void)
+{
+	int child, grandchild = 0, status, fds;
+
+	if (getpid() != 1) {
+		printf("utest: (orphan test needs pid 1; running as %d)\n", getpid());
+		return;
+	}
+	child = fork();
+	if (child == 0) {
+		int g = fork();
+		if (g == 0) {
+			msleep(50);     /* by now our parent is gone */
+			exit(getppid());
+		}
+		exit(g > 0 ? (g & 0xFF) : 0);
+	}
+	CHECK(waitpid(child, &status, 0) == child);
+	fds = WEXITSTATUS(status);
+	CHECK(fds != 0);
+	/* The grandchild is ours now: wait for any child and find it. */
+	grandchild = wait4(-1, &status, 0, 0);
+	CHECK(grandchild > 0 && (grandchild & 0xFF) == fds);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+}
+
+static void t_wait_echild(void)
+{
+	int st;
+
+	CHECK(wait4(-1, &st, 0, 0) == -ECHILD);
+	CHECK(wait4(12345, &st, 0, 0) == -ECHILD);
+	CHECK(wait4(-1, &st, 0x40000000, 0) == -EINVAL);
+}
+
+static void t_many_forks(void)
+{
+	for (int i = 0; i < 100; i++) {
+		int pid = fork(), st;
+
+		if (pid == 0)
+			exit(i & 0x7F);
+		CHECK(pid > 0);
+		CHECK(waitpid(pid, &st, 0) == pid);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == (i & 0x7F));
+	}
+}
+
+static void t_stack_aligned(void)
+{
+	CHECK(initial_esp % 16 == 0);
+	CHECK(initial_esp > 0xB0000000 && initial_esp < 0xC0000000);
+}
+
+int main(int argc, char **argv)
+{
+	printf("utest: starting as pid %d\n", getpid());
+	run("write_console", t_write_console);
+	run("stack_aligned", t_stack_aligned);
+	run("getpid_getppid", t_getpid);
+	run("fork_exec_wait", t_fork_exec_wait);
+	run("exec_many_args", t_exec_many_args);
+	run("exec_errors", t_exec_errors);
+	run("efault_write", t_efault_write);
+	run("efault_wait4", t_efault_wait4);
+	run("efault_nanosleep", t_efault_nanosleep);
+	run("efault_affinity", t_efault_affinity);
+	run("affinity", t_affinity);
+	run("enosys", t_enosys);
+	run("segv_null", t_segv_null);
+	run("kernel_memory", t_kernel_memory);
+	run("privileged", t_privileged);
+	run("other_faults", t_other_faults);
+	run("isolation", t_isolation);
+	run("brk", t_brk);
+	run("brk_shrink_unmaps", t_brk_shrink_unmaps);
+	run("kill", t_kill);
+	run("wait_echild", t_wait_echild);
+	run("orphan_adopted", t_orphan_adopted);
+	run("many_forks", t_many_forks);
+	printf("utest: summary %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
