@@ -8,7 +8,7 @@
 #include "kernel/multiboot.h"
 #include "kernel/power.h"
 #include "kernel/printk.h"
-#include "kernel/uaccess.h"
+#include "kernel/proc.h"
 #include "kernel/trap.h"
 #include "kernel/version.h"
 #include "kernel/x86.h"
@@ -21,7 +21,20 @@ static void print_banner(void)
 	printk("smpix " SMPIX_VERSION ": a teaching SMP kernel for i386 (built " __DATE__ " " __TIME__ ")\n");
 }
 
-/* What to do once the kernel is up: run the self-tests, or (until init exists) halt. */
+/* The first process: the program init= names, /bin/init by default. */
+static void start_init(void)
+{
+	const char *path = cmdline_get("init");
+	int r;
+
+	if (!path || !path[0])
+		path = "/bin/init";
+	r = proc_start_init(path);
+	if (r < 0)
+		printk("init: cannot start %s: error %d\n", path, r);
+}
+
+/* What to do once the kernel is up: run the self-tests, or start init. */
 static void run_boot_action(void)
 {
 	const char *tests = cmdline_get("test");
@@ -30,6 +43,7 @@ static void run_boot_action(void)
 		ktest_run(tests[0] ? tests : "all");
 		power_off();
 	}
+	start_init();
 	printk("smpix: nothing more to run yet; the system is idle (Ctrl-A X quits QEMU)\n");
 	for (;;)
 		hlt();
@@ -52,7 +66,7 @@ void kmain(uint32_t magic, physaddr_t mbi_phys)
 	multiboot_print_memory_map();
 	mem_init();
 	acpi_init();
-	uaccess_init();
+	proc_init();
 
 	run_boot_action();
 }

@@ -58,6 +58,7 @@ struct task {
 	struct wait_queue child_exit;   /* a child of ours became a zombie */
 	uint32_t sig_pending;           /* bit n: signal n is pending */
 	bool killed;                    /* must exit at the next return to user mode */
+	bool exited;                    /* exit_status is final: a zombie for its parent to reap */
 };
 
 /* The task running on this CPU. */

@@ -45,6 +45,23 @@ int main(int argc, char **argv, char **envp)
 		return atoi(argv[2]);
 	if (!strcmp(argv[1], "checkargs"))
 		return check_args(argc, argv, envp);
+	if (!strcmp(argv[1], "forkloop")) {
+		/* Fork and reap argv[2] children; each touches some heap first. */
+		for (int i = 0; i < atoi(argv[2]); i++) {
+			int pid = fork(), st;
+			if (pid == 0) {
+				char *b = brk(0);
+				brk(b + 3 * 4096);
+				b[5000] = 1;
+				exit(0);
+			}
+			if (pid < 0 || waitpid(pid, &st, 0) != pid || st != 0)
+				return 3;
+		}
+		return 0;
+	}
+	if (!strcmp(argv[1], "segv"))
+		*(volatile int *)0 = 0;
 	if (!strcmp(argv[1], "hello")) {
 		printf("uhelper: hello from pid %d\n", getpid());
 		return 0;

@@ -1,0 +1,357 @@
+/*
+ * Processes: a task with an address space, a parent and children. fork()
+ * copies the caller; exit() turns it into a zombie that keeps only its exit
+ * status until the parent collects it with wait4(), which frees it.
+ * Orphans are adopted by init (pid 1), which reaps them.
+ */
+#include "kernel/proc.h"
+
+#include "kernel/atomic.h"
+#include "kernel/bkl.h"
+#include "kernel/exec.h"
+#include "kernel/mm.h"
+#include "kernel/power.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/signal.h"
+#include "kernel/syscall.h"
+#include "kernel/syscalls.h"
+#include "kernel/task.h"
+#include "kernel/trap.h"
+#include "kernel/uaccess.h"
+#include "kernel/uapi/errno.h"
+#include "kernel/uapi/signal.h"
+#include "kernel/uapi/wait.h"
+#include "kernel/x86.h"
+
+spinlock_t proc_lock = SPINLOCK_INIT("proc");
+struct task *init_task;
+
+#define RUSAGE_SIZE 72                  /* struct rusage on i386: 2 timevals + 14 longs */
+
+/* Give t an empty family and hang it under parent (NULL: nobody waits for it). */
+static void proc_link(struct task *t, struct task *parent)
+{
+	list_init(&t->children);
+	list_init(&t->sibling);
+	wait_queue_init(&t->child_exit, "child_exit");
+	spin_lock(&proc_lock);
+	t->parent = parent;
+	if (parent)
+		list_add_tail(&t->sibling, &parent->children);
+	spin_unlock(&proc_lock);
+}
+
+int proc_start_init(const char *path)
+{
+	static const char *const envp[] = { "HOME=/", "TERM=vt100", NULL };
+	const char *argv[] = { path, NULL };
+	struct task *t = task_alloc("init");
+	int r;
+
+	if (!t)
+		return -ENOMEM;
+	proc_link(t, NULL);
+	r = exec_kernel(t, path, argv, (const char *const *)envp);
+	if (r < 0) {
+		task_free(t);
+		return r;
+	}
+	init_task = t;
+	task_start_in_user_mode(t);
+	wake_up_process(t);
+	return t->pid;
+}
+
+/* Let a kernel thread have children (its family fields start zeroed). */
+static void proc_init_family(struct task *t)
+{
+	if (!t->children.next) {
+		list_init(&t->children);
+		list_init(&t->sibling);
+		wait_queue_init(&t->child_exit, "child_exit");
+	}
+}
+
+int proc_spawn(const char *path, const char *const *argv)
+{
+	struct task *t = task_alloc("spawn");
+	int r, pid;
+
+	if (!t)
+		return -ENOMEM;
+	proc_init_family(current);
+	r = exec_kernel(t, path, argv, NULL);
+	if (r < 0) {
+		task_free(t);
+		return r;
+	}
+	proc_link(t, current);
+	task_start_in_user_mode(t);
+	pid = t->pid;
+	wake_up_process(t);
+	return pid;
+}
+
+long sys_fork(void)
+{
+	struct task *p = current, *c = task_alloc(p->name);
+	struct trapframe *tf;
+	int pid;
+
+	if (!c)
+		return -ENOMEM;
+	c->mm = mm_fork(p->mm);
+	if (!c->mm) {
+		task_free(c);
+		return -ENOMEM;
+	}
+	tf = task_trapframe(c);
+	*tf = *task_trapframe(p);
+	tf->eax = 0;                    /* the child sees fork() return 0 */
+	c->cpus_allowed = p->cpus_allowed;
+	proc_link(c, p);
+	task_start_in_user_mode(c);
+	pid = c->pid;
+	wake_up_process(c);
+	return pid;
+}
+
+/* Hand t's children to init; zombies among them are init's to reap now. Needs proc_lock. */
+static void reparent_children(struct task *t)
+{
+	struct list_head *pos, *tmp;
+	bool wake = false;
+
+	assert_spin_held(&proc_lock);
+	list_for_each_safe(pos, tmp, &t->children) {
+		struct task *c = list_entry(pos, struct task, sibling);
+
+		list_del(&c->sibling);
+		c->parent = init_task;
+		if (init_task && init_task != t)
+			list_add_tail(&c->sibling, &init_task->children);
+		else
+			c->parent = NULL;
+		wake |= c->exited;
+	}
+	if (wake && init_task && init_task != t)
+		wake_up(&init_task->child_exit);
+}
+
+void proc_exit(int status)
+{
+	struct task *t = current;
+	struct task *parent;
+	struct mm *mm = t->mm;
+
+	if (t == init_task) {
+		printk("smpix: init (pid %d) exited with status 0x%x; powering off\n", t->pid, status);
+		power_off();
+	}
+	/* A process may die inside a syscall that runs under the BKL (bkl=syscalls). */
+	while (kernel_locked())
+		unlock_kernel();
+	t->mm = NULL;
+	mm_activate(NULL, (char *)t->kstack + KSTACK_SIZE);
+	mm_destroy(mm);
+
+	spin_lock(&proc_lock);
+	reparent_children(t);
+	t->exit_status = status;
+	t->exited = true;
+	parent = t->parent;
+	spin_unlock(&proc_lock);
+	if (parent) {
+		signal_send(parent, SIGCHLD);
+		wake_up(&parent->child_exit);
+	}
+	task_exit_final();
+}
+
+long sys_exit(int code)
+{
+	proc_exit(W_EXITCODE(code, 0));
+}
+
+/* Does c match wait4's pid argument? (No process groups: 0 and < -1 mean any child.) */
+static bool wait_matches(const struct task *c, int pid)
+{
+	return pid <= 0 || pid == -1 || c->pid == pid;
+}
+
+/* Look for a matching zombie; unlink and return it. *any says whether any child matched. */
+static struct task *take_zombie(struct task *p, int pid, bool *any)
+{
+	struct list_head *pos;
+	struct task *found = NULL;
+
+	*any = false;
+	spin_lock(&proc_lock);
+	list_for_each(pos, &p->children) {
+		struct task *c = list_entry(pos, struct task, sibling);
+
+		if (!wait_matches(c, pid))
+			continue;
+		*any = true;
+		if (c->exited) {
+			list_del(&c->sibling);
+			found = c;
+			break;
+		}
+	}
+	spin_unlock(&proc_lock);
+	return found;
+}
+
+static bool has_zombie(struct task *p, int pid)
+{
+	struct list_head *pos;
+	bool yes = false;
+
+	spin_lock(&proc_lock);
+	list_for_each(pos, &p->children) {
+		struct task *c = list_entry(pos, struct task, sibling);
+		if (wait_matches(c, pid) && c->exited)
+			yes = true;
+	}
+	/* No matching child at all is also a reason to stop waiting (-ECHILD follows). */
+	if (!yes) {
+		yes = true;
+		list_for_each(pos, &p->children)
+			if (wait_matches(list_entry(pos, struct task, sibling), pid))
+				yes = false;
+	}
+	spin_unlock(&proc_lock);
+	return yes;
+}
+
+/* Free a zombie once its CPU has switched away from its kernel stack. */
+static void reap(struct task *c)
+{
+	while (READ_ONCE(c->on_cpu) || READ_ONCE(c->state) == TASK_RUNNING)
+		sched_yield();
+	spin_lock(&proc_lock);
+	task_free(c);
+	spin_unlock(&proc_lock);
+}
+
+/* Check the status and rusage pointers before reaping, so a bad one loses no child. */
+static int wait_check_pointers(int *ustatus, void *urusage)
+{
+	static const char zeroes[RUSAGE_SIZE];
+
+	if (ustatus && put_user_u32(ustatus, 0) < 0)
+		return -EFAULT;
+	if (urusage && copy_to_user(urusage, zeroes, RUSAGE_SIZE) < 0)
+		return -EFAULT;
+	return 0;
+}
+
+/* Wait for a child matching pid to exit and reap it: its pid (0 with WNOHANG if none yet) or -errno. */
+static int do_wait(int pid, int options, int *status)
+{
+	struct task *c;
+	bool any;
+	int r, cpid;
+
+	for (;;) {
+		c = take_zombie(current, pid, &any);
+		if (c)
+			break;
+		if (!any)
+			return -ECHILD;
+		if (options & WNOHANG)
+			return 0;
+		r = wait_event_killable(current->child_exit, has_zombie(current, pid));
+		if (r < 0)
+			return r;
+	}
+	cpid = c->pid;
+	*status = c->exit_status;
+	reap(c);
+	return cpid;
+}
+
+long sys_wait4(int pid, int *ustatus, int options, void *urusage)
+{
+	int r, status = 0;
+
+	if (options & ~WNOHANG)
+		return -EINVAL;
+	r = wait_check_pointers(ustatus, urusage);
+	if (r < 0)
+		return r;
+	r = do_wait(pid, options, &status);
+	/* Checked above; it can only fail now if the process unmapped it meanwhile. */
+	if (r > 0 && ustatus && put_user_u32(ustatus, (uint32_t)status) < 0)
+		return -EFAULT;
+	return r;
+}
+
+int proc_wait(int pid, int *status)
+{
+	return do_wait(pid, 0, status);
+}
+
+long sys_waitpid(int pid, int *ustatus, int options)
+{
+	return sys_wait4(pid, ustatus, options, NULL);
+}
+
+long sys_getpid(void)
+{
+	return current->pid;
+}
+
+long sys_getppid(void)
+{
+	int ppid;
+
+	spin_lock(&proc_lock);
+	ppid = current->parent ? current->parent->pid : 0;
+	spin_unlock(&proc_lock);
+	return ppid;
+}
+
+long sys_brk(uintptr_t addr)
+{
+	return (long)mm_brk(current->mm, addr);
+}
+
+void proc_return_to_user(struct trapframe *tf)
+{
+	struct task *t = current;
+
+	if (!trap_from_user(tf) || !t || !t->mm || !READ_ONCE(t->killed))
+		return;
+	sti();
+	proc_exit(W_EXITCODE(0, signal_fatal_pending(t)));
+}
+
+static void (*chained_exit_hook)(struct trapframe *tf);
+
+/* Whatever was installed before us (the scheduler's preemption) runs first. */
+static void proc_trap_exit(struct trapframe *tf)
+{
+	if (chained_exit_hook)
+		chained_exit_hook(tf);
+	proc_return_to_user(tf);
+}
+
+void proc_init(void)
+{
+	syscall_init();
+	trap_user_fault_hook = signal_user_fault;
+	uaccess_init();
+	if (trap_exit_hook != proc_trap_exit) {
+		chained_exit_hook = trap_exit_hook;
+		trap_exit_hook = proc_trap_exit;
+	}
+}
+
+/* One thread per process so far: ending the group is ending the process. */
+long sys_exit_group(int code)
+{
+	proc_exit(W_EXITCODE(code, 0));
+}

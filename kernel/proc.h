@@ -1,0 +1,33 @@
+/* Processes: fork, exit, wait, the parent/child tree, and the first process (init). */
+#ifndef KERNEL_PROC_H
+#define KERNEL_PROC_H
+
+#include "kernel/spinlock.h"
+#include "kernel/types.h"
+
+struct task;
+struct trapframe;
+
+/*
+ * Protects the process tree: every task's parent, children and sibling
+ * links, exit_status, the change to TASK_ZOMBIE and the freeing of zombies
+ * (so a task found by kill() under this lock cannot be freed meanwhile).
+ * Taken before tasks_lock, never after it.
+ */
+extern spinlock_t proc_lock;
+extern struct task *init_task;          /* pid 1: adopts orphans */
+
+/* Install the syscall dispatcher and the user-fault, kernel-fault and return hooks. */
+void proc_init(void);
+/* Create pid 1 running the program at path (init=). Returns its pid or -errno. */
+int proc_start_init(const char *path);
+/* From a kernel thread: start path as a child process of the caller; its pid or -errno. */
+int proc_spawn(const char *path, const char *const *argv);
+/* Wait for child pid (-1: any) to exit and reap it; its pid, or -ECHILD. */
+int proc_wait(int pid, int *status);
+/* End the current process with wait status `status` (W_EXITCODE form). */
+void proc_exit(int status) __noreturn;
+/* On the way back to user mode: a process that was killed exits here. */
+void proc_return_to_user(struct trapframe *tf);
+
+#endif

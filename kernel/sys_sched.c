@@ -1,0 +1,101 @@
+/* The scheduler's system calls: sched_yield, nanosleep and CPU affinity. */
+#include "kernel/proc.h"
+#include "kernel/sched.h"
+#include "kernel/syscalls.h"
+#include "kernel/task.h"
+#include "kernel/uaccess.h"
+#include "kernel/uapi/errno.h"
+
+#define NSEC_PER_SEC 1000000000LL
+
+/* struct timespec of the i386 nanosleep call: 32-bit seconds and nanoseconds. */
+struct timespec32 {
+	int32_t tv_sec;
+	int32_t tv_nsec;
+};
+
+long sys_sched_yield(void)
+{
+	sched_yield();
+	return 0;
+}
+
+long sys_nanosleep(const void *ureq, void *urem)
+{
+	struct timespec32 ts;
+	int r;
+
+	if (copy_from_user(&ts, ureq, sizeof(ts)) < 0)
+		return -EFAULT;
+	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= NSEC_PER_SEC)
+		return -EINVAL;
+	r = sched_sleep_ns((uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec);
+	if (r == -EINTR && urem) {
+		/* We do not track the time left; report none rather than a guess. */
+		ts.tv_sec = ts.tv_nsec = 0;
+		if (copy_to_user(urem, &ts, sizeof(ts)) < 0)
+			return -EFAULT;
+	}
+	return r;
+}
+
+/* The task pid names (0: the caller), with proc_lock held so it cannot be freed; NULL if none. */
+static struct task *affinity_target(int pid)
+{
+	struct task *t;
+
+	spin_lock(&proc_lock);
+	t = pid == 0 ? current : task_find(pid);
+	if (!t || t->exited) {
+		spin_unlock(&proc_lock);
+		return NULL;
+	}
+	return t;
+}
+
+/* The mask is Linux's cpu_set_t: a byte buffer, bit n of the whole buffer = CPU n. */
+long sys_sched_setaffinity(int pid, unsigned len, const void *umask)
+{
+	uint32_t mask = 0;
+	struct task *t;
+	int r;
+
+	if (pid < 0)
+		return -EINVAL;
+	if (copy_from_user(&mask, umask, MIN(len, sizeof(mask))) < 0)
+		return -EFAULT;
+	mask &= cpu_online_mask();
+	if (!mask)
+		return -EINVAL;
+	t = affinity_target(pid);
+	if (!t)
+		return -ESRCH;
+	/* Moving another task takes run-queue locks only; do not hold proc_lock across a switch. */
+	if (t == current) {
+		spin_unlock(&proc_lock);
+		return sched_set_affinity(t, mask);
+	}
+	r = sched_set_affinity(t, mask);
+	spin_unlock(&proc_lock);
+	return r;
+}
+
+long sys_sched_getaffinity(int pid, unsigned len, void *umask)
+{
+	struct task *t;
+	uint32_t mask;
+
+	/* As Linux: the buffer must hold a whole number of longs covering every CPU. */
+	if (len < sizeof(mask) || len % sizeof(uint32_t))
+		return -EINVAL;
+	if (pid < 0)
+		return -EINVAL;
+	t = affinity_target(pid);
+	if (!t)
+		return -ESRCH;
+	mask = t->cpus_allowed & cpu_online_mask();
+	spin_unlock(&proc_lock);
+	if (copy_to_user(umask, &mask, sizeof(mask)) < 0)
+		return -EFAULT;
+	return sizeof(mask);            /* bytes written, as the raw Linux syscall returns */
+}

@@ -1,0 +1,36 @@
+/* The system call table and dispatcher: int $0x80, number in eax, arguments in ebx..ebp. */
+#ifndef KERNEL_SYSCALL_H
+#define KERNEL_SYSCALL_H
+
+#include "kernel/types.h"
+
+#define NR_SYSCALLS 512         /* numbers at or above this are -ENOSYS without a lookup */
+#define SYS_BKL     0x1         /* the dispatcher holds the Big Kernel Lock around the call */
+
+/* A handler of any argument list: the dispatcher calls it with six words, cdecl ignores extras. */
+typedef void (*syscall_fn_t)(void);
+
+struct syscall_desc {
+	uint16_t nr;            /* Linux i386 number (syscall_32.tbl) */
+	uint8_t nargs;
+	uint8_t flags;          /* SYS_BKL */
+	const char *name;
+	syscall_fn_t fn;        /* NULL: known but not implemented here (-ENOSYS) */
+};
+
+extern const struct syscall_desc syscall_table[];
+extern const unsigned syscall_table_len;
+
+/* Index the table, read bkl=, register the int $0x80 handler. */
+void syscall_init(void);
+/* The int $0x80 handler. */
+struct trapframe;
+void syscall_dispatch(struct trapframe *tf);
+/* Calls so far of syscall nr (0 for an unknown number); for /proc later. */
+unsigned syscall_count(unsigned nr);
+/* Calls of numbers the table does not know. */
+unsigned syscall_unknown_count(void);
+/* True when bkl=syscalls asked for every call under the BKL. */
+bool syscall_all_under_bkl(void);
+
+#endif

@@ -1,0 +1,53 @@
+/* Self-tests of processes started from the kernel: exit status, fault deaths, no leaked frames. */
+#include "kernel/ktest.h"
+#include "kernel/pmm.h"
+#include "kernel/proc.h"
+#include "kernel/uapi/errno.h"
+#include "kernel/uapi/signal.h"
+#include "kernel/uapi/wait.h"
+
+static int run_helper(const char *const *argv, int *status)
+{
+	int pid = proc_spawn("/bin/uhelper", argv);
+
+	if (pid < 0)
+		return pid;
+	return proc_wait(pid, status) == pid ? 0 : -ECHILD;
+}
+
+KTEST(proc_spawn_exit_status)
+{
+	const char *const argv[] = { "uhelper", "exit", "42", NULL };
+	int status = 0;
+
+	KT_ASSERT_EQ(run_helper(argv, &status), 0);
+	KT_ASSERT(WIFEXITED(status));
+	KT_ASSERT_EQ(WEXITSTATUS(status), 42);
+	KT_ASSERT_EQ(proc_spawn("/bin/nonexistent", argv), -ENOENT);
+}
+
+KTEST(proc_segfault_kills_only_the_process)
+{
+	const char *const argv[] = { "uhelper", "segv", NULL };
+	int status = 0;
+
+	KT_ASSERT_EQ(run_helper(argv, &status), 0);
+	KT_ASSERT(WIFSIGNALED(status));
+	KT_ASSERT_EQ(WTERMSIG(status), SIGSEGV);
+}
+
+KTEST(proc_fork_exit_frees_every_frame)
+{
+	const char *const warm[] = { "uhelper", "forkloop", "2", NULL };
+	const char *const argv[] = { "uhelper", "forkloop", "40", NULL };
+	unsigned before;
+	int status = -1;
+
+	/* One round first, so the heap and the scheduler have their long-lived pages. */
+	KT_ASSERT_EQ(run_helper(warm, &status), 0);
+	KT_ASSERT_EQ(status, 0);
+	before = pmm_free_count();
+	KT_ASSERT_EQ(run_helper(argv, &status), 0);
+	KT_ASSERT_EQ(status, 0);
+	KT_ASSERT_EQ(pmm_free_count(), before);
+}

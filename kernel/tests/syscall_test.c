@@ -1,0 +1,59 @@
+/* Self-tests of the syscall table and dispatcher that need no process. */
+#include "kernel/ktest.h"
+#include "kernel/lib/string.h"
+#include "kernel/syscall.h"
+#include "kernel/trap.h"
+#include "kernel/uapi/errno.h"
+#include "kernel/uapi/unistd.h"
+
+static const struct syscall_desc *find(const char *name)
+{
+	for (unsigned i = 0; i < syscall_table_len; i++)
+		if (strcmp(syscall_table[i].name, name) == 0)
+			return &syscall_table[i];
+	return NULL;
+}
+
+KTEST(syscall_numbers_are_linux_i386)
+{
+	/* A few numbers checked against syscall_32.tbl by hand, so a typo cannot hide. */
+	KT_ASSERT_EQ(find("exit")->nr, 1);
+	KT_ASSERT_EQ(find("fork")->nr, 2);
+	KT_ASSERT_EQ(find("write")->nr, 4);
+	KT_ASSERT_EQ(find("execve")->nr, 11);
+	KT_ASSERT_EQ(find("getpid")->nr, 20);
+	KT_ASSERT_EQ(find("brk")->nr, 45);
+	KT_ASSERT_EQ(find("ioctl")->nr, 54);
+	KT_ASSERT_EQ(find("wait4")->nr, 114);
+	KT_ASSERT_EQ(find("nanosleep")->nr, 162);
+	KT_ASSERT_EQ(find("sched_getaffinity")->nr, 242);
+	KT_ASSERT_EQ(find("exit_group")->nr, 252);
+	KT_ASSERT(find("ioctl")->fn == NULL);
+	KT_ASSERT(find("reboot")->flags & SYS_BKL);
+	KT_ASSERT(!(find("getpid")->flags & SYS_BKL));
+}
+
+static uint32_t dispatch(uint32_t nr)
+{
+	struct trapframe tf;
+
+	memset(&tf, 0, sizeof(tf));
+	tf.trapno = T_SYSCALL;
+	tf.eax = nr;
+	syscall_dispatch(&tf);
+	return tf.eax;
+}
+
+KTEST(syscall_unknown_numbers_enosys)
+{
+	unsigned unknown = syscall_unknown_count(), ioctls = syscall_count(__NR_ioctl);
+
+	KT_ASSERT_EQ(dispatch(9999), (uint32_t)-ENOSYS);
+	KT_ASSERT_EQ(dispatch(500), (uint32_t)-ENOSYS);
+	KT_ASSERT_EQ(dispatch(NR_SYSCALLS), (uint32_t)-ENOSYS);
+	KT_ASSERT_EQ(dispatch(0xFFFFFFFF), (uint32_t)-ENOSYS);
+	KT_ASSERT_EQ(dispatch(0), (uint32_t)-ENOSYS);               /* restart_syscall: not here */
+	KT_ASSERT_EQ(dispatch(__NR_ioctl), (uint32_t)-ENOSYS);
+	KT_ASSERT_EQ(syscall_unknown_count(), unknown + 5);
+	KT_ASSERT_EQ(syscall_count(__NR_ioctl), ioctls + 1);
+}
