@@ -144,10 +144,15 @@ bench: all
 deps:
 	tools/deps.sh
 
+# A full build under bear, into its own directory so that build/ (and any build or test
+# running on it) is left alone. Kernel entries come first: clangd takes them for
+# kernel/*.c, which the host tests compile again with -DHOST_TEST.
 compile_commands.json:
 	@tools/need.sh bear
-	$(MAKE) clean
-	bear -- $(MAKE) all hosttest
+	rm -rf $(BUILD)/compiledb
+	bear --output compile_commands.json -- sh -c \
+		'$(MAKE) BUILD=$(BUILD)/compiledb all && $(MAKE) BUILD=$(BUILD)/compiledb hosttest'
+	rm -rf $(BUILD)/compiledb
 
 clean:
 	rm -rf $(BUILD)
