@@ -7,7 +7,9 @@
 #include "kernel/meminit.h"
 #include "kernel/multiboot.h"
 #include "kernel/power.h"
+#include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/sched.h"
 #include "kernel/trap.h"
 #include "kernel/version.h"
 #include "kernel/x86.h"
@@ -20,8 +22,11 @@ static void print_banner(void)
 	printk("smpix " SMPIX_VERSION ": a teaching SMP kernel for i386 (built " __DATE__ " " __TIME__ ")\n");
 }
 
-/* What to do once the kernel is up: run the self-tests, or (until init exists) halt. */
-static void run_boot_action(void)
+/*
+ * The first kernel thread: what to do once the kernel is up. Run the
+ * self-tests (test=...) and power off, or (until init exists) idle.
+ */
+static int boot_thread(void *unused)
 {
 	const char *tests = cmdline_get("test");
 
@@ -30,8 +35,7 @@ static void run_boot_action(void)
 		power_off();
 	}
 	printk("smpix: nothing more to run yet; the system is idle (Ctrl-A X quits QEMU)\n");
-	for (;;)
-		hlt();
+	return 0;
 }
 
 void kmain(uint32_t magic, physaddr_t mbi_phys);
@@ -45,12 +49,19 @@ void kmain(uint32_t magic, physaddr_t mbi_phys)
 	print_banner();
 	idt_init();
 	idt_load();
+	/* Mask the legacy 8259 PICs: their IRQs would arrive on exception vectors 8-15. */
+	outb(0x21, 0xFF);
+	outb(0xA1, 0xFF);
 
 	multiboot_parse(magic, mbi_phys);
 	printk("cmdline: '%s'%s\n", boot_info.cmdline, kernel_cmdline.truncated ? " (truncated)" : "");
 	multiboot_print_memory_map();
 	mem_init();
 	acpi_init();
+	sched_init();
 
-	run_boot_action();
+	if (!kthread_create(boot_thread, NULL, "boot"))
+		panic("cannot create the boot thread");
+	/* The boot CPU's own context becomes its idle task. */
+	cpu_enter_scheduler();
 }
