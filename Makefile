@@ -132,9 +132,13 @@ qemu-gdb: all
 	$(QEMU) $(QEMUOPTS) -kernel $(BUILD)/kernel.elf -initrd $(BUILD)/initrd.cpio -append "$(APPEND)" \
 		-S -gdb tcp::$(GDBPORT)
 
+# gdb connects to the port that `make qemu-gdb` wrote in build/gdb-target.gdb; if that
+# file is missing (fresh tree, `make clean`) or GDBPORT is given explicitly, write it here.
 gdb:
 	@tools/need.sh gdb
-	@test -f $(BUILD)/gdb-target.gdb || echo "target remote localhost:$(GDBPORT)" > $(BUILD)/gdb-target.gdb
+	@test -f $(BUILD)/kernel.elf || { echo "make gdb: $(BUILD)/kernel.elf is missing: run 'make qemu-gdb' first" >&2; false; }
+	@if [ ! -f $(BUILD)/gdb-target.gdb ] || [ "$(origin GDBPORT)" != file ]; then \
+		echo "target remote localhost:$(GDBPORT)" > $(BUILD)/gdb-target.gdb; fi
 	gdb -q -nx -x .gdbinit
 
 # ---- the GRUB ISO -------------------------------------------------------------
@@ -177,10 +181,15 @@ bench: all
 deps:
 	tools/deps.sh
 
+# A full build under bear, into its own directory so that build/ (and any build or test
+# running on it) is left alone. Kernel entries come first: clangd takes them for
+# kernel/*.c, which the host tests compile again with -DHOST_TEST.
 compile_commands.json:
 	@tools/need.sh bear
-	$(MAKE) clean
-	bear -- $(MAKE) all hosttest
+	rm -rf $(BUILD)/compiledb
+	bear --output compile_commands.json -- sh -c \
+		'$(MAKE) BUILD=$(BUILD)/compiledb all && $(MAKE) BUILD=$(BUILD)/compiledb hosttest'
+	rm -rf $(BUILD)/compiledb
 
 clean:
 	rm -rf $(BUILD)

@@ -16,7 +16,7 @@ struct cpu {
 	int id;                         /* logical number, index into cpus[] */
 	uint32_t apic_id;               /* the local APIC's ID (not always equal to id) */
 	volatile bool online;           /* set by the CPU itself once it can take work */
-	struct task *current;           /* the task running on this CPU */
+	struct task *curr;              /* the task running on this CPU (read it as `current`) */
 	struct task *idle;              /* this CPU's idle task */
 	int preempt_count;              /* >0: the scheduler must not switch away (spinlocks) */
 	int irq_nesting;                /* >0 while this CPU is in an interrupt handler */

@@ -7,8 +7,10 @@
 #include "kernel/meminit.h"
 #include "kernel/multiboot.h"
 #include "kernel/power.h"
+#include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/proc.h"
+#include "kernel/sched.h"
 #include "kernel/trap.h"
 #include "kernel/version.h"
 #include "kernel/x86.h"
@@ -34,8 +36,11 @@ static void start_init(void)
 		printk("init: cannot start %s: error %d\n", path, r);
 }
 
-/* What to do once the kernel is up: run the self-tests, or start init. */
-static void run_boot_action(void)
+/*
+ * The first kernel thread: what to do once the kernel is up. Run the
+ * self-tests (test=...) and power off, or start init.
+ */
+static int boot_thread(void *unused)
 {
 	const char *tests = cmdline_get("test");
 
@@ -44,9 +49,7 @@ static void run_boot_action(void)
 		power_off();
 	}
 	start_init();
-	printk("smpix: nothing more to run yet; the system is idle (Ctrl-A X quits QEMU)\n");
-	for (;;)
-		hlt();
+	return 0;
 }
 
 void kmain(uint32_t magic, physaddr_t mbi_phys);
@@ -60,13 +63,20 @@ void kmain(uint32_t magic, physaddr_t mbi_phys)
 	print_banner();
 	idt_init();
 	idt_load();
+	/* Mask the legacy 8259 PICs: their IRQs would arrive on exception vectors 8-15. */
+	outb(0x21, 0xFF);
+	outb(0xA1, 0xFF);
 
 	multiboot_parse(magic, mbi_phys);
 	printk("cmdline: '%s'%s\n", boot_info.cmdline, kernel_cmdline.truncated ? " (truncated)" : "");
 	multiboot_print_memory_map();
 	mem_init();
 	acpi_init();
+	sched_init();
 	proc_init();
 
-	run_boot_action();
+	if (!kthread_create(boot_thread, NULL, "boot"))
+		panic("cannot create the boot thread");
+	/* The boot CPU's own context becomes its idle task. */
+	cpu_enter_scheduler();
 }

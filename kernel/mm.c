@@ -302,7 +302,12 @@ void mm_activate(struct mm *mm, void *kstack_top)
 		write_cr3(pd);
 }
 
-void arch_switch_to_user_task(struct task *next)
+/* Replaces the scheduler's weak version; the scheduler has already set tss.esp0. */
+void mm_switch_to(struct task *next)
 {
-	mm_activate(next->mm, (char *)next->kstack + KSTACK_SIZE);
+	physaddr_t pd = next->mm ? V2P(next->mm->pgdir) : V2P(kernel_pgdir);
+
+	/* Always reload for a process: its user PTEs are not global, so stale ones of other mms go. */
+	if (next->mm || read_cr3() != pd)
+		write_cr3(pd);
 }

@@ -57,11 +57,11 @@ uintptr_t mm_brk(struct mm *mm, uintptr_t newbrk);
 /*
  * Make mm the address space of this CPU (kernel_pgdir for NULL: kernel threads)
  * and point the TSS at kstack_top, the kernel stack an interrupt from user mode
- * lands on. The scheduler calls it on every switch, before switching stacks.
+ * lands on. For exec and exit, which change the running task's mm.
  */
 void mm_activate(struct mm *mm, void *kstack_top);
 struct task;
-/* The same for a task: what the context switch calls. */
-void arch_switch_to_user_task(struct task *next);
+/* Load next's page directory (the kernel's for a kernel thread): schedule() calls it on every switch. */
+void mm_switch_to(struct task *next);
 
 #endif

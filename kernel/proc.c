@@ -156,11 +156,20 @@ void proc_exit(int status)
 	mm_activate(NULL, (char *)t->kstack + KSTACK_SIZE);
 	mm_destroy(mm);
 
+	/*
+	 * Interrupts stay off from here: a preemption between becoming a zombie
+	 * and waking the parent would take us off the run queue for good, with
+	 * the parent never told. task_exit_final() switches away for the last time.
+	 */
+	cli();
 	spin_lock(&proc_lock);
 	reparent_children(t);
 	t->exit_status = status;
 	t->exited = true;
 	parent = t->parent;
+	/* With a parent we stay a zombie until it reaps us; without one, the scheduler frees us. */
+	if (parent)
+		t->state = TASK_ZOMBIE;
 	spin_unlock(&proc_lock);
 	if (parent) {
 		signal_send(parent, SIGCHLD);
@@ -229,7 +238,7 @@ static bool has_zombie(struct task *p, int pid)
 /* Free a zombie once its CPU has switched away from its kernel stack. */
 static void reap(struct task *c)
 {
-	while (READ_ONCE(c->on_cpu) || READ_ONCE(c->state) == TASK_RUNNING)
+	while (READ_ONCE(c->state) != TASK_ZOMBIE || READ_ONCE(c->on_cpu))
 		sched_yield();
 	spin_lock(&proc_lock);
 	task_free(c);

@@ -18,16 +18,19 @@ void spin_lock_init(spinlock_t *l, const char *name)
 	l->line = 0;
 }
 
+/*
+ * One instruction on this CPU's own counter (%gs points at struct cpu): a
+ * task preempted in the middle of "find my CPU, then increment its counter"
+ * could resume on another CPU and increment the wrong one.
+ */
 void preempt_disable(void)
 {
-	this_cpu()->preempt_count++;
-	barrier();
+	__asm__ volatile("incl %%gs:%c0" : : "i"(offsetof(struct cpu, preempt_count)) : "memory");
 }
 
 void preempt_enable(void)
 {
-	barrier();
-	this_cpu()->preempt_count--;
+	__asm__ volatile("decl %%gs:%c0" : : "i"(offsetof(struct cpu, preempt_count)) : "memory");
 }
 
 static void note_held(spinlock_t *l, const char *file, int line)

@@ -11,9 +11,12 @@
 #define TASK_NAME_LEN 16
 #define CPU_MASK_ALL 0xFFFFFFFFu
 
+/*
+ * As in Linux, TASK_RUNNING means "runnable": waiting on a run queue or on a
+ * CPU right now (on_cpu says which). Only the task itself leaves TASK_RUNNING.
+ */
 enum task_state {
-	TASK_RUNNABLE,          /* on a run queue, waiting for a CPU */
-	TASK_RUNNING,           /* on a CPU right now (cpu says which) */
+	TASK_RUNNING,           /* runnable: queued, or running (on_cpu) */
 	TASK_SLEEPING,          /* waiting for a wake_up_process() */
 	TASK_ZOMBIE,            /* exited; its parent has not collected it yet */
 	TASK_DEAD,              /* gone: about to be freed */
@@ -21,6 +24,7 @@ enum task_state {
 
 struct mm;
 struct trapframe;
+struct bkl_site;
 
 struct task {
 	uint32_t saved_esp;             /* kernel stack pointer while switched out (switch.S) */
@@ -31,9 +35,13 @@ struct task {
 	/* Scheduling (kernel/sched.c) */
 	int cpu;                        /* CPU it is queued on, runs on, or last ran on */
 	uint32_t cpus_allowed;          /* affinity: bit n set = may run on CPU n */
-	struct list_head run_link;      /* on its CPU's run queue while TASK_RUNNABLE */
-	bool on_cpu;                    /* still switching out: not yet safe to run elsewhere */
-	uint64_t wake_at_ns;            /* nanosleep deadline, 0 if none */
+	struct list_head run_link;      /* on its CPU's run queue while waiting for the CPU */
+	bool on_rq;                     /* counted by a run queue: queued or running */
+	bool queued;                    /* linked on run_link */
+	volatile bool on_cpu;           /* executing, or still switching out: its stack is in use */
+	int migrate_to;                 /* -1, or the CPU to move to once switched out (affinity) */
+	uint64_t wake_at_ns;            /* timed sleep deadline, 0 if none */
+	struct list_head sleep_link;    /* on its CPU's list of timed sleepers */
 	uint64_t switches;              /* times switched in */
 	uint64_t runtime_ns;            /* CPU time used */
 	uint64_t last_switch_in_ns;
@@ -45,6 +53,7 @@ struct task {
 	 * takes it back before the task runs again; the depth itself never changes.
 	 */
 	int lock_depth;
+	struct bkl_site *bkl_site;      /* where its outermost lock_kernel() was */
 
 	void *kstack;                   /* KSTACK_SIZE bytes; the task's trapframe sits at its top */
 	struct list_head all_link;      /* on the list of every task (task.c) */
@@ -64,7 +73,7 @@ struct task {
 /* The task running on this CPU. */
 static inline struct task *current_task(void)
 {
-	return this_cpu()->current;
+	return this_cpu()->curr;
 }
 #define current current_task()
 

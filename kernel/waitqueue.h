@@ -36,7 +36,7 @@ void wake_up(struct wait_queue *wq);
 /* Sleep until cond is true. May sleep: not with a spinlock held, nor in an interrupt. */
 #define wait_event(wq, cond)                                            \
 	do {                                                            \
-		struct waiter w_;                                       \
+		struct waiter w_ = { .task = 0 };                                       \
 		might_sleep();                                          \
 		for (;;) {                                              \
 			prepare_to_wait(&(wq), &w_);                    \
@@ -50,7 +50,7 @@ void wake_up(struct wait_queue *wq);
 /* Like wait_event, but also returns early (with -EINTR, as an int) if the task was killed. */
 #define wait_event_killable(wq, cond)                                   \
 	({                                                              \
-		struct waiter w_;                                       \
+		struct waiter w_ = { .task = 0 };                                       \
 		int r_ = 0;                                             \
 		might_sleep();                                          \
 		for (;;) {                                              \

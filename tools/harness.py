@@ -207,6 +207,24 @@ def boot_check(label, patterns, forbid_bad=True, timeout=60, **kw):
     return q.output
 
 
+def expect_report(label, test, patterns, cpus=2, timeout=60):
+    """Run one explicit ktest that misuses something on purpose; its report lines must appear
+    (they are BUG: lines, which any other run would count as failures) and the test must pass."""
+    name = f"report[{label}]"
+    if not wanted(name):
+        return
+    q = Qemu(f"report-{label}", append=f"test={test}", cpus=cpus, timeout=timeout)
+    q.expect(KTEST_SUMMARY.pattern)
+    q.wait_exit()
+    out = q.output
+    problems = [f"no /{p}/" for p in patterns if not re.search(p, out, re.M)]
+    if not re.search(rf"^ktest: {test} ok", out, re.M):
+        problems.append(f"ktest {test} did not pass")
+    if re.search(r"Kernel panic", out):
+        problems.append("the kernel panicked")
+    record(name, not problems, "; ".join(problems))
+
+
 def panic_report(label, test, extra_patterns=(), registers=True, timeout=60):
     """A deliberate crash must produce a full report: what, registers, a symbolized backtrace."""
     name = f"panic[{label}]"

@@ -1,15 +1,27 @@
 #!/bin/sh
 # usage: need.sh TOOL...   Make sure each tool exists; install the missing ones with
-# tools/deps.sh when we are root, else say exactly what to run.
-missing=""
-for t in "$@"; do
-	command -v "$t" >/dev/null 2>&1 || missing="$missing $t"
-done
+# tools/deps.sh when we are root, else say exactly what to run. Exit 1 if any is still missing.
+# (DEPS_DRY_RUN=1 is passed on to deps.sh: nothing is installed.)
+deps="$(dirname "$0")/deps.sh"
+
+check() {
+	missing=""
+	for t in "$@"; do
+		command -v "$t" >/dev/null 2>&1 || missing="$missing $t"
+	done
+}
+
+check "$@"
 [ -z "$missing" ] && exit 0
-echo "need:$missing not found"
+echo "need:$missing not found" >&2
 if [ "$(id -u)" -eq 0 ]; then
-	echo "need: running tools/deps.sh (make deps)"
-	exec "$(dirname "$0")/deps.sh"
+	echo "need: running tools/deps.sh (make deps)" >&2
+	"$deps" >&2 || exit 1
+	check "$@"
+	[ -z "$missing" ] && exit 0
+	echo "need:$missing still not found after tools/deps.sh (is it in PATH?)" >&2
+	exit 1
 fi
-echo "need: run 'sudo make deps' (or: sudo apt-get install qemu-system-x86 grub-pc-bin grub-common xorriso mtools gdb cpio python3)" >&2
+echo "need: you are not root: run 'sudo make deps'. What it would do:" >&2
+DEPS_DRY_RUN=1 "$deps" >&2
 exit 1

@@ -1,0 +1,239 @@
+/*
+ * The Big Kernel Lock.
+ *
+ * When Linux 2.0 first ran on several CPUs, it made the whole kernel safe the
+ * simplest way possible: one lock, taken on every entry into the kernel, so
+ * that only one CPU at a time ran kernel code. Over the following years that
+ * lock was pushed out of one subsystem after another, but in 2004 the 2.6.6
+ * kernel still had about 500 calls to lock_kernel() ("The Big Kernel Lock
+ * lives on", 2004). Every ioctl() still ran under it, which is what the mail
+ * "Unserializing ioctl() system calls" (May 2004) proposed to change.
+ *
+ * Underneath, the BKL is a spinlock. Two rules make it different:
+ *
+ *  1. It is recursive. A task may call lock_kernel() while it already holds
+ *     it; only the outermost call takes the lock, only the matching outermost
+ *     unlock_kernel() releases it. The count lives in the task, not in the
+ *     lock: task->lock_depth is -1 when the task does not hold the BKL, 0 after
+ *     one lock_kernel(), 1 after two, and so on (Linux 2.6's convention).
+ *
+ *  2. It is released while its holder sleeps. schedule() notices a task with
+ *     lock_depth >= 0 and drops the lock before switching away (also when the
+ *     task is preempted by the timer), and takes it back before the task runs
+ *     again. lock_depth is not touched, so the task never notices... except
+ *     that the world may have changed while it slept. Another CPU may have
+ *     taken the BKL and changed the very data the sleeper was looking at.
+ *
+ *     So code under the BKL must re-check its conditions after anything that
+ *     can sleep (kmalloc that may wait, a wait queue, copying from user space
+ *     that may fault). The BKL only guarantees mutual exclusion between the
+ *     points where its holder might sleep. That weak guarantee is why it was
+ *     so easy to live with, and why it was so hard to remove.
+ *
+ * Other rules, checked here:
+ *  - never in interrupt context (an interrupt cannot sleep, and could
+ *    deadlock against the task it interrupted): reported, not taken;
+ *  - unlock_kernel() without a matching lock_kernel(): reported.
+ *
+ * Statistics: every call site has a struct bkl_site (planted by the
+ * lock_kernel() macro in kernel/bkl.h). They count acquisitions, contended
+ * acquisitions, time spent waiting and time spent holding, in TSC cycles.
+ * Only the BKL's holder updates them, so the BKL itself protects them.
+ */
+#include "kernel/bkl.h"
+
+#include "kernel/atomic.h"
+#include "kernel/cpu.h"
+#include "kernel/lib/string.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/spinlock.h"
+#include "kernel/task.h"
+#include "kernel/x86.h"
+
+/*
+ * The lock itself: a ticket lock of its own rather than a spinlock_t, because
+ * a spinlock_t disables preemption while held, and a BKL holder must stay
+ * preemptible (it gives the lock up when preempted, rule 2).
+ */
+static struct {
+	volatile uint16_t owner;        /* ticket now being served */
+	volatile uint16_t next;         /* next ticket to hand out */
+	struct task *holder;            /* the task holding it, or NULL */
+	int holder_cpu;
+	uint64_t acquired_at;           /* TSC when the holder got it */
+	struct bkl_site *site;          /* the site charged for this hold */
+} kernel_flag = { 0, 0, NULL, -1, 0, NULL };    /* "kernel_flag": its name in Linux 2.0-2.6 */
+
+extern struct bkl_site bkl_sites_start[], bkl_sites_stop[];
+
+static void bkl_report(const char *what, const char *file, int line)
+{
+	printk("BUG: %s at %s:%d (CPU %d, pid %d %s, lock_depth %d)\n", what, file, line, cpu_id(),
+	       current ? current->pid : -1, current ? current->name : "-",
+	       current ? current->lock_depth : 0);
+	dump_backtrace(read_ebp());
+}
+
+static void report_bkl_lockup(struct bkl_site *site)
+{
+	struct task *h = READ_ONCE(kernel_flag.holder);
+	struct bkl_site *hs = READ_ONCE(kernel_flag.site);
+
+	printk("BUG: BKL lockup suspected on CPU %d at %s:%d: held by pid %d (%s) on CPU %d since %s:%d\n",
+	       cpu_id(), site->file, site->line, h ? h->pid : -1, h ? h->name : "?",
+	       kernel_flag.holder_cpu, hs ? hs->file : "?", hs ? hs->line : 0);
+	dump_backtrace(read_ebp());
+}
+
+/* Take the raw lock and charge the wait to site. Preemption must be off. */
+static void bkl_raw_acquire(struct bkl_site *site, bool reacquire)
+{
+	uint16_t ticket = __atomic_fetch_add(&kernel_flag.next, 1, __ATOMIC_ACQUIRE);
+	uint64_t start = rdtsc(), now;
+	bool contended = READ_ONCE(kernel_flag.owner) != ticket;
+	bool reported = false;
+
+	while (READ_ONCE(kernel_flag.owner) != ticket) {
+		cpu_relax();
+		if (!reported && rdtsc() - start > spin_report_cycles) {
+			report_bkl_lockup(site);
+			reported = true;
+		}
+	}
+	now = rdtsc();
+	kernel_flag.holder = current;
+	kernel_flag.holder_cpu = cpu_id();
+	kernel_flag.acquired_at = now;
+	kernel_flag.site = site;
+
+	/* We hold the BKL now: the statistics are ours to update. */
+	if (reacquire)
+		site->reacquisitions++;
+	else
+		site->acquisitions++;
+	if (contended) {
+		uint64_t waited = now - start;
+		site->contended++;
+		site->wait_cycles += waited;
+		if (waited > site->wait_max)
+			site->wait_max = waited;
+	}
+}
+
+/* Release the raw lock, charging the hold time to the site that took it. Preemption must be off. */
+static void bkl_raw_release(void)
+{
+	struct bkl_site *site = kernel_flag.site;
+	uint64_t held = rdtsc() - kernel_flag.acquired_at;
+
+	site->hold_cycles += held;
+	if (held > site->hold_max)
+		site->hold_max = held;
+	kernel_flag.holder = NULL;
+	kernel_flag.holder_cpu = -1;
+	kernel_flag.site = NULL;
+	/* Release: the critical section's stores are visible before the next ticket is served. */
+	__atomic_store_n(&kernel_flag.owner, (uint16_t)(kernel_flag.owner + 1), __ATOMIC_RELEASE);
+}
+
+void lock_kernel_site(struct bkl_site *site)
+{
+	struct task *t = current;
+
+	if (in_interrupt()) {
+		bkl_report("lock_kernel() called from interrupt context", site->file, site->line);
+		return;
+	}
+	/* Rule 1: a holder just counts one level deeper. */
+	if (t->lock_depth >= 0) {
+		t->lock_depth++;
+		return;
+	}
+	/*
+	 * No preemption between taking the lock and recording it in lock_depth:
+	 * schedule() decides whether to release the lock by looking at lock_depth.
+	 */
+	preempt_disable();
+	bkl_raw_acquire(site, false);
+	t->bkl_site = site;
+	t->lock_depth = 0;
+	preempt_enable();
+}
+
+void unlock_kernel_site(const char *file, int line)
+{
+	struct task *t = current;
+
+	if (in_interrupt()) {
+		bkl_report("unlock_kernel() called from interrupt context", file, line);
+		return;
+	}
+	if (t->lock_depth < 0) {
+		bkl_report("unlock_kernel() without lock_kernel()", file, line);
+		return;
+	}
+	if (t->lock_depth > 0) {
+		t->lock_depth--;        /* still held by an outer lock_kernel() */
+		return;
+	}
+	preempt_disable();
+	t->lock_depth = -1;
+	bkl_raw_release();
+	preempt_enable();
+}
+
+bool kernel_locked(void)
+{
+	return current && current->lock_depth >= 0;
+}
+
+/* Rule 2, first half: schedule() calls this, interrupts off, before switching away from prev. */
+void bkl_release_for_switch(struct task *prev)
+{
+	if (prev->lock_depth >= 0)
+		bkl_raw_release();
+}
+
+/* Rule 2, second half: a holder that slept takes the lock back before it goes on. */
+void bkl_reacquire_after_switch(struct task *next)
+{
+	if (next->lock_depth < 0)
+		return;
+	preempt_disable();
+	bkl_raw_acquire(next->bkl_site, true);
+	preempt_enable();
+}
+
+void bkl_get_state(struct bkl_state *st)
+{
+	struct task *h = READ_ONCE(kernel_flag.holder);
+
+	st->owner = h;
+	st->owner_cpu = h ? kernel_flag.holder_cpu : -1;
+	st->owner_depth = h ? h->lock_depth : -1;
+	st->waiting = (uint16_t)(READ_ONCE(kernel_flag.next) - READ_ONCE(kernel_flag.owner)) - (h ? 1 : 0);
+	if (st->waiting < 0)
+		st->waiting = 0;
+}
+
+struct bkl_site *bkl_sites_begin(void)
+{
+	return bkl_sites_start;
+}
+
+struct bkl_site *bkl_sites_end(void)
+{
+	return bkl_sites_stop;
+}
+
+/* Zero every site's counters. Takes the BKL, since the BKL protects them. */
+void bkl_stats_reset(void)
+{
+	lock_kernel();
+	for (struct bkl_site *s = bkl_sites_start; s < bkl_sites_stop; s++) {
+		s->acquisitions = s->contended = s->reacquisitions = 0;
+		s->wait_cycles = s->wait_max = s->hold_cycles = s->hold_max = 0;
+	}
+	unlock_kernel();
+}

@@ -1,0 +1,524 @@
+/*
+ * The scheduler: one run queue per CPU, round robin within it, preemption on
+ * the timer tick, and idle CPUs that steal work from busy ones.
+ *
+ * Locking rules (read these before changing anything below):
+ *  - runqueues[n].lock protects CPU n's queue and timed sleepers, and the
+ *    on_rq / queued / cpu fields of the tasks that belong to CPU n.
+ *  - schedule() takes its run-queue lock and keeps it across the stack switch;
+ *    the task switched TO releases it (sched_finish_switch). So while a CPU is
+ *    switching a task out, nobody else can look at that task's run-queue
+ *    state: a wakeup from another CPU waits for the switch to finish.
+ *  - Two run-queue locks are always taken lowest CPU first (double_lock).
+ *  - Every run-queue lock holder has interrupts off (the tick takes them too).
+ */
+#include "kernel/sched.h"
+
+#include "kernel/bkl.h"
+#include "kernel/kheap.h"
+#include "kernel/atomic.h"
+#include "kernel/lib/format.h"
+#include "kernel/memlayout.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/trap.h"
+#include "kernel/uapi/errno.h"
+#include "kernel/vm.h"
+#include "kernel/x86.h"
+
+/* From the SMP and timer code. */
+uint64_t clock_ns(void);
+void smp_send_reschedule(int cpu);
+
+struct runqueue {
+	spinlock_t lock;
+	struct list_head queue;         /* tasks waiting for this CPU, oldest first */
+	unsigned nr_queued;
+	struct list_head sleepers;      /* tasks in sched_sleep_ns() on this CPU */
+};
+
+static struct runqueue runqueues[MAX_CPUS];
+
+struct task *switch_stacks(uint32_t *prev_esp, uint32_t next_esp, struct task *prev);
+void sched_finish_switch(struct task *prev);
+
+/* ---- run-queue helpers ---------------------------------------------------- */
+
+static void enqueue(struct runqueue *rq, struct task *t)
+{
+	list_add_tail(&t->run_link, &rq->queue);
+	t->queued = true;
+	t->on_rq = true;
+	rq->nr_queued++;
+}
+
+static void dequeue(struct runqueue *rq, struct task *t)
+{
+	list_del(&t->run_link);
+	t->queued = false;
+	rq->nr_queued--;
+}
+
+/* Lock the run queue t belongs to; t->cpu can change until we hold it. Interrupts must be off. */
+static struct runqueue *lock_task_rq(struct task *t)
+{
+	for (;;) {
+		int cpu = READ_ONCE(t->cpu);
+		struct runqueue *rq = &runqueues[cpu];
+
+		spin_lock(&rq->lock);
+		if (READ_ONCE(t->cpu) == cpu)
+			return rq;
+		spin_unlock(&rq->lock);
+	}
+}
+
+static void double_lock(struct runqueue *a, struct runqueue *b)
+{
+	if (a > b) {
+		struct runqueue *tmp = a;
+		a = b;
+		b = tmp;
+	}
+	spin_lock(&a->lock);
+	if (b != a)
+		spin_lock(&b->lock);
+}
+
+static void double_unlock(struct runqueue *a, struct runqueue *b)
+{
+	spin_unlock(&a->lock);
+	if (b != a)
+		spin_unlock(&b->lock);
+}
+
+uint32_t cpu_online_mask(void)
+{
+	uint32_t mask = 0;
+
+	for (int i = 0; i < ncpus; i++)
+		if (cpus[i].online)
+			mask |= 1u << i;
+	return mask;
+}
+
+/* Make CPU cpu look at its run queue soon: now if it is idle. */
+static void kick_cpu(int cpu)
+{
+	if (cpus[cpu].curr != cpus[cpu].idle)
+		return;         /* busy: the task waits for the next tick, round robin */
+	if (cpu == this_cpu()->id)
+		this_cpu()->need_resched = true;
+	else
+		smp_send_reschedule(cpu);
+}
+
+/* ---- making tasks runnable -------------------------------------------------- */
+
+/* A task that has never run may start anywhere: pick the least loaded allowed CPU. */
+void sched_place_new_task(struct task *t)
+{
+	uint32_t allowed = t->cpus_allowed & cpu_online_mask();
+	int best = -1;
+
+	for (int i = 0; i < ncpus; i++) {
+		if (!(allowed & (1u << i)))
+			continue;
+		if (best < 0 || runqueues[i].nr_queued < runqueues[best].nr_queued)
+			best = i;
+	}
+	t->cpu = best < 0 ? this_cpu()->id : best;
+}
+
+bool wake_up_process(struct task *t)
+{
+	struct runqueue *rq;
+	uint32_t flags;
+	bool woke = false;
+
+	flags = irq_save();
+	rq = lock_task_rq(t);
+	if (t->state == TASK_SLEEPING) {
+		t->state = TASK_RUNNING;
+		woke = true;
+		/*
+		 * Still on_rq means it had not got as far as schedule(): it will see
+		 * TASK_RUNNING there and simply carry on. Otherwise queue it.
+		 */
+		if (!t->on_rq) {
+			enqueue(rq, t);
+			kick_cpu(t->cpu);
+		}
+	}
+	spin_unlock(&rq->lock);
+	irq_restore(flags);
+	return woke;
+}
+
+/* Called after the switch away from prev is complete (prev is off its stack): move it. */
+static void migrate_switched_out(struct task *prev, int target)
+{
+	struct runqueue *from = &runqueues[prev->cpu], *to = &runqueues[target];
+
+	double_lock(from, to);
+	prev->cpu = target;
+	if (prev->state == TASK_RUNNING)
+		enqueue(to, prev);
+	double_unlock(from, to);
+	kick_cpu(target);
+}
+
+/* ---- the switch ------------------------------------------------------------------ */
+
+/* Every CPU starts (and stays, when there is nothing to do) in its idle task. */
+static struct task *pick_next(struct runqueue *rq, struct cpu *c)
+{
+	struct task *t;
+
+	if (rq->nr_queued == 0)
+		return c->idle;
+	t = list_first_entry(&rq->queue, struct task, run_link);
+	dequeue(rq, t);
+	return t;
+}
+
+/* Weak until user mode exists: kernel threads all use the kernel page directory. */
+__attribute__((weak)) void mm_switch_to(struct task *next)
+{
+	if (read_cr3() != (uint32_t)V2P(kernel_pgdir))
+		write_cr3(V2P(kernel_pgdir));
+}
+
+void schedule(void)
+{
+	struct task *prev, *next;
+	struct runqueue *rq;
+	struct cpu *c;
+	uint32_t flags;
+
+	flags = irq_save();
+	c = this_cpu();
+	prev = c->curr;
+	if (c->preempt_count || c->irq_nesting)
+		panic("schedule() while atomic: preempt_count %d, irq_nesting %d",
+		      c->preempt_count, c->irq_nesting);
+	rq = &runqueues[c->id];
+	spin_lock(&rq->lock);
+	c->need_resched = false;
+
+	if (prev != c->idle) {
+		if (prev->state != TASK_RUNNING || prev->migrate_to >= 0)
+			prev->on_rq = false;    /* sleeping, exiting, or leaving this CPU */
+		else
+			enqueue(rq, prev);      /* preempted or yielding: back of the line */
+	}
+	next = pick_next(rq, c);
+	if (next == prev) {
+		if (prev != c->idle)
+			prev->on_rq = true;
+		spin_unlock(&rq->lock);
+		irq_restore(flags);
+		return;
+	}
+
+	/* prev gives up the BKL while it is not running (kernel/bkl.c). */
+	bkl_release_for_switch(prev);
+	next->on_cpu = true;
+	next->cpu = c->id;
+	c->curr = next;
+	c->tss.esp0 = next->kstack ? (uint32_t)next->kstack + KSTACK_SIZE : c->tss.esp0;
+	mm_switch_to(next);
+
+	prev = switch_stacks(&prev->saved_esp, next->saved_esp, prev);
+
+	/* We are the task that was switched out above, running again, maybe much later. */
+	sched_finish_switch(prev);
+	irq_restore(flags);
+	bkl_reacquire_after_switch(current);
+}
+
+/* The second half of every switch, run by the task switched to (see switch.S for new tasks). */
+void sched_finish_switch(struct task *prev)
+{
+	struct cpu *c = this_cpu();
+	struct runqueue *rq = &runqueues[c->id];
+	int target = prev->migrate_to;
+	bool dead = prev->state == TASK_DEAD;
+	uint64_t now = clock_ns();
+
+	c->curr->switches++;
+	c->curr->last_switch_in_ns = now;
+	prev->runtime_ns += now - prev->last_switch_in_ns;
+	prev->migrate_to = -1;
+	/* From here on another CPU may run prev, or its parent may free it. */
+	__atomic_store_n(&prev->on_cpu, false, __ATOMIC_RELEASE);
+	spin_unlock(&rq->lock);
+
+	if (dead)
+		task_free(prev);
+	else if (target >= 0)
+		migrate_switched_out(prev, target);
+}
+
+void sched_yield(void)
+{
+	schedule();
+}
+
+/* ---- the tick, preemption, idle ------------------------------------------------------ */
+
+static void wake_expired_sleepers(struct runqueue *rq)
+{
+	struct list_head expired, *pos, *tmp;
+	uint64_t now = clock_ns();
+
+	list_init(&expired);
+	spin_lock(&rq->lock);
+	list_for_each_safe(pos, tmp, &rq->sleepers) {
+		struct task *t = list_entry(pos, struct task, sleep_link);
+		if (t->wake_at_ns <= now) {
+			list_del(&t->sleep_link);
+			list_add_tail(&t->sleep_link, &expired);
+		}
+	}
+	spin_unlock(&rq->lock);
+	list_for_each_safe(pos, tmp, &expired) {
+		struct task *t = list_entry(pos, struct task, sleep_link);
+		list_del(&t->sleep_link);
+		wake_up_process(t);
+	}
+}
+
+void sched_tick(void)
+{
+	struct cpu *c = this_cpu();
+	struct runqueue *rq = &runqueues[c->id];
+
+	if (!c->curr)
+		return;         /* this CPU has not entered the scheduler yet */
+	wake_expired_sleepers(rq);
+	/* Time slice over: if anyone is waiting for this CPU, it is their turn. */
+	if (READ_ONCE(rq->nr_queued) > 0)
+		c->need_resched = true;
+}
+
+/* On the way out of an interrupt or a system call: switch if the tick or a wakeup asked to. */
+static void sched_trap_exit(struct trapframe *tf)
+{
+	struct cpu *c = this_cpu();
+
+	if (!c->need_resched || c->irq_nesting || c->preempt_count || !c->curr)
+		return;
+	if (!(tf->eflags & EFLAGS_IF))
+		return;         /* the interrupted code had interrupts off: not preemptible */
+	sti();
+	schedule();
+	cli();
+}
+
+/* An idle CPU takes a waiting task from the busiest other queue that allows it. */
+static bool steal_task(struct cpu *c)
+{
+	struct runqueue *mine = &runqueues[c->id];
+	int busiest = -1;
+
+	for (int i = 0; i < ncpus; i++)
+		if (i != c->id && runqueues[i].nr_queued > 0 &&
+		    (busiest < 0 || runqueues[i].nr_queued > runqueues[busiest].nr_queued))
+			busiest = i;
+	if (busiest < 0)
+		return false;
+
+	struct runqueue *from = &runqueues[busiest];
+	struct list_head *pos;
+	bool moved = false;
+
+	double_lock(mine, from);
+	list_for_each(pos, &from->queue) {
+		struct task *t = list_entry(pos, struct task, run_link);
+		if (t->cpus_allowed & (1u << c->id)) {
+			dequeue(from, t);
+			t->cpu = c->id;
+			enqueue(mine, t);
+			moved = true;
+			break;
+		}
+	}
+	double_unlock(mine, from);
+	return moved;
+}
+
+static void __noreturn idle_loop(void)
+{
+	struct cpu *c = this_cpu();
+
+	for (;;) {
+		cli();
+		if (runqueues[c->id].nr_queued == 0 && !steal_task(c)) {
+			/* sti takes effect after hlt starts: no wakeup IPI can slip in between. */
+			__asm__ volatile("sti; hlt" ::: "memory");
+			continue;
+		}
+		sti();
+		schedule();
+	}
+}
+
+/* The task structure for the code already running on this CPU: it becomes the idle task. */
+static struct task *make_idle_task(struct cpu *c)
+{
+	struct task *t = kzalloc(sizeof(*t));
+
+	if (!t)
+		panic("no memory for CPU %d's idle task", c->id);
+	snprintf(t->name, sizeof(t->name), "idle/%d", c->id);
+	t->state = TASK_RUNNING;
+	t->cpu = c->id;
+	t->cpus_allowed = 1u << c->id;
+	t->on_cpu = true;
+	t->lock_depth = -1;
+	t->migrate_to = -1;
+	list_init(&t->run_link);
+	list_init(&t->sleep_link);
+	return t;
+}
+
+static void runqueue_init(int cpu)
+{
+	spin_lock_init(&runqueues[cpu].lock, "runqueue");
+	list_init(&runqueues[cpu].queue);
+	list_init(&runqueues[cpu].sleepers);
+}
+
+void sched_init(void)
+{
+	struct cpu *c = this_cpu();
+
+	for (int i = 0; i < MAX_CPUS; i++)
+		runqueue_init(i);
+	c->idle = c->curr = make_idle_task(c);
+	trap_exit_hook = sched_trap_exit;
+}
+
+void cpu_enter_scheduler(void)
+{
+	struct cpu *c = this_cpu();
+
+	if (!c->idle)
+		c->idle = c->curr = make_idle_task(c);
+	c->online = true;
+	idle_loop();
+}
+
+/* ---- sleeping, exiting, affinity ---------------------------------------------------- */
+
+bool task_should_stop_waiting(void)
+{
+	return current->killed;
+}
+
+int sched_sleep_ns(uint64_t ns)
+{
+	struct task *t = current;
+	uint64_t deadline = clock_ns() + ns;
+
+	might_sleep();
+	while (clock_ns() < deadline) {
+		struct runqueue *rq;
+		uint32_t flags;
+
+		if (task_should_stop_waiting())
+			return -EINTR;
+		flags = irq_save();
+		rq = lock_task_rq(t);
+		t->wake_at_ns = deadline;
+		list_add_tail(&t->sleep_link, &rq->sleepers);
+		t->state = TASK_SLEEPING;
+		spin_unlock(&rq->lock);
+		irq_restore(flags);
+
+		schedule();
+
+		/* Woken by the tick (already off the list) or by something else (still on it). */
+		flags = irq_save();
+		rq = lock_task_rq(t);
+		list_del(&t->sleep_link);
+		spin_unlock(&rq->lock);
+		irq_restore(flags);
+	}
+	return 0;
+}
+
+void task_exit_final(void)
+{
+	struct task *t = current;
+
+	if (t->lock_depth >= 0) {
+		printk("BUG: task %d (%s) exiting with the BKL held (depth %d); releasing it\n",
+		       t->pid, t->name, t->lock_depth);
+		while (t->lock_depth >= 0)
+			unlock_kernel();
+	}
+	cli();
+	if (t->state != TASK_ZOMBIE)
+		t->state = TASK_DEAD;   /* nobody will wait for it: freed after the switch */
+	schedule();
+	panic("exited task %d (%s) ran again", t->pid, t->name);
+}
+
+int sched_set_affinity(struct task *t, uint32_t mask)
+{
+	struct runqueue *rq;
+	uint32_t flags;
+	int target;
+	bool self_move = false;
+
+	mask &= cpu_online_mask();
+	if (!mask)
+		return -EINVAL;
+	target = __builtin_ctz(mask);
+	flags = irq_save();
+	rq = lock_task_rq(t);
+	t->cpus_allowed = mask;
+	if (!(mask & (1u << t->cpu))) {
+		if (t->queued) {
+			dequeue(rq, t);
+			t->on_rq = false;
+			t->migrate_to = -1;
+			spin_unlock(&rq->lock);
+			migrate_switched_out(t, target);        /* not running: safe to move now */
+			irq_restore(flags);
+			return 0;
+		} else if (t->on_cpu) {
+			t->migrate_to = target;                 /* moved once it is switched out */
+			self_move = t == current;
+			if (!self_move)
+				cpus[t->cpu].need_resched = true;
+		} else {
+			t->cpu = target;                        /* asleep: wakes up over there */
+		}
+	}
+	spin_unlock(&rq->lock);
+	irq_restore(flags);
+	if (self_move)
+		schedule();
+	return 0;
+}
+
+/* ---- checks --------------------------------------------------------------------------------- */
+
+void might_sleep_at(const char *file, int line)
+{
+	struct cpu *c = this_cpu();
+	bool irqs_off = !irqs_enabled();
+
+	if (!c->curr || (c->irq_nesting == 0 && c->preempt_count == 0 && !irqs_off))
+		return;
+	printk("BUG: sleeping function called from invalid context at %s:%d\n", file, line);
+	printk("in_interrupt: %d, preempt_count: %d, irqs_disabled: %d, pid: %d, name: %s\n",
+	       c->irq_nesting, c->preempt_count, irqs_off, c->curr->pid, c->curr->name);
+	for (int i = 0; i < MIN(c->nlocks_held, MAX_HELD_LOCKS); i++)
+		printk("  holding spinlock %s, taken at %s:%d\n", c->locks_held[i]->name,
+		       c->locks_held[i]->file, c->locks_held[i]->line);
+	dump_backtrace(read_ebp());
+}

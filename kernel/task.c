@@ -1,0 +1,103 @@
+/* Task structures: allocation, pids, the list of all tasks. */
+#include "kernel/task.h"
+
+#include "kernel/kheap.h"
+#include "kernel/lib/string.h"
+#include "kernel/memlayout.h"
+#include "kernel/panic.h"
+#include "kernel/pmm.h"
+#include "kernel/trap.h"
+
+/* Protects all_tasks and next_pid. */
+spinlock_t tasks_lock = SPINLOCK_INIT("tasks");
+struct list_head all_tasks = LIST_HEAD_INIT(all_tasks);
+static int next_pid = 1;
+
+void task_set_name(struct task *t, const char *name)
+{
+	strlcpy(t->name, name, sizeof(t->name));
+}
+
+struct task *task_alloc(const char *name)
+{
+	struct task *t = kzalloc(sizeof(*t));
+	physaddr_t stack;
+	uint32_t flags;
+
+	if (!t)
+		return NULL;
+	stack = pmm_alloc_pages(KSTACK_SIZE / PAGE_SIZE);
+	if (!stack) {
+		kfree(t);
+		return NULL;
+	}
+	t->kstack = P2V(stack);
+	t->state = TASK_SLEEPING;
+	t->lock_depth = -1;             /* does not hold the BKL */
+	t->cpus_allowed = CPU_MASK_ALL;
+	t->migrate_to = -1;
+	list_init(&t->run_link);
+	list_init(&t->sleep_link);
+	list_init(&t->children);
+	list_init(&t->sibling);
+	wait_queue_init(&t->child_exit, "child_exit");
+	task_set_name(t, name);
+
+	spin_lock_irqsave(&tasks_lock, flags);
+	t->pid = next_pid++;
+	list_add_tail(&t->all_link, &all_tasks);
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return t;
+}
+
+void task_free(struct task *t)
+{
+	uint32_t flags;
+
+	if (t->on_cpu || t->on_rq)
+		panic("task_free: task %d (%s) is still scheduled", t->pid, t->name);
+	spin_lock_irqsave(&tasks_lock, flags);
+	list_del(&t->all_link);
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	pmm_free_pages(V2P(t->kstack), KSTACK_SIZE / PAGE_SIZE);
+	kfree(t);
+}
+
+struct trapframe *task_trapframe(struct task *t)
+{
+	return (struct trapframe *)((char *)t->kstack + KSTACK_SIZE) - 1;
+}
+
+struct task *task_find(int pid)
+{
+	struct list_head *pos;
+	struct task *found = NULL;
+	uint32_t flags;
+
+	spin_lock_irqsave(&tasks_lock, flags);
+	list_for_each(pos, &all_tasks) {
+		struct task *t = list_entry(pos, struct task, all_link);
+		if (t->pid == pid && t->state != TASK_DEAD) {
+			found = t;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return found;
+}
+
+/* The frame switch_stacks pops: edi, esi, ebx, ebp, then the return address. */
+struct switch_frame {
+	uint32_t edi, esi, ebx, ebp;
+	uint32_t eip;
+};
+
+void task_start_in_user_mode(struct task *t)
+{
+	extern char user_first_run[];
+	struct switch_frame *f = (struct switch_frame *)task_trapframe(t) - 1;
+
+	f->edi = f->esi = f->ebx = f->ebp = 0;
+	f->eip = (uint32_t)user_first_run;
+	t->saved_esp = (uint32_t)f;
+}

@@ -1,0 +1,206 @@
+/* Self-tests of the Big Kernel Lock: recursion, release across sleep, contention, statistics, misuse. */
+#include "kernel/bkl.h"
+#include "kernel/ktest.h"
+#include "kernel/lib/string.h"
+#include "kernel/spinlock.h"
+#include "kernel/task.h"
+#include "kernel/trap.h"
+#include "kernel/tests/ktest_threads.h"
+
+static struct bkl_site *find_site(const char *function)
+{
+	for (struct bkl_site *s = bkl_sites_begin(); s < bkl_sites_end(); s++)
+		if (strcmp(s->function, function) == 0)
+			return s;
+	return NULL;
+}
+
+KTEST(bkl_nests_three_deep)
+{
+	struct bkl_state st;
+
+	KT_ASSERT_EQ(current->lock_depth, -1);
+	lock_kernel();
+	lock_kernel();
+	lock_kernel();
+	KT_ASSERT_EQ(current->lock_depth, 2);   /* Linux's convention: holds - 1 */
+	bkl_get_state(&st);
+	KT_ASSERT(st.owner == current);
+	KT_ASSERT_EQ(st.owner_depth, 2);
+	unlock_kernel();
+	unlock_kernel();
+	KT_ASSERT(kernel_locked());             /* only the outermost unlock releases it */
+	unlock_kernel();
+	KT_ASSERT(!kernel_locked());
+	bkl_get_state(&st);
+	KT_ASSERT(st.owner == NULL);
+}
+
+/*
+ * A holds the BKL (twice) and sleeps; B, on another CPU when there is one,
+ * takes the BKL while A sleeps, then wakes A. A must find its depth intact and
+ * the lock held again.
+ */
+static struct {
+	struct thread_group g;
+	struct wait_queue wq;
+	volatile int phase;
+	int a_depth_after, a_locked_after, a_owner_after, b_got_lock, b_saw_a_depth;
+	struct task *a;
+} across;
+
+static int bkl_sleeper_a(void *unused)
+{
+	struct bkl_state st;
+
+	lock_kernel();
+	lock_kernel();
+	across.a = current;
+	across.phase = 1;
+	wake_up(&across.wq);
+	wait_event(across.wq, across.phase == 2);       /* sleeps holding the BKL */
+	bkl_get_state(&st);
+	across.a_depth_after = current->lock_depth;
+	across.a_locked_after = kernel_locked();
+	across.a_owner_after = st.owner == current;
+	unlock_kernel();
+	unlock_kernel();
+	return group_exit(&across.g);
+}
+
+static int bkl_taker_b(void *unused)
+{
+	struct bkl_state st;
+
+	wait_event(across.wq, across.phase == 1);
+	lock_kernel();          /* only possible because A dropped it to sleep */
+	bkl_get_state(&st);
+	across.b_got_lock = st.owner == current;
+	across.b_saw_a_depth = across.a->lock_depth;
+	across.phase = 2;
+	unlock_kernel();
+	wake_up(&across.wq);
+	return group_exit(&across.g);
+}
+
+KTEST(bkl_released_while_holder_sleeps)
+{
+	group_init(&across.g);
+	wait_queue_init(&across.wq, "bkl-across");
+	across.phase = 0;
+	KT_ASSERT(group_start(&across.g, bkl_sleeper_a, NULL, "bkl-a", 0));
+	KT_ASSERT(group_start(&across.g, bkl_taker_b, NULL, "bkl-b", last_online_cpu()));
+	group_wait(&across.g);
+	KT_ASSERT(across.b_got_lock);
+	KT_ASSERT_EQ(across.b_saw_a_depth, 1);          /* A's depth untouched while it slept */
+	KT_ASSERT_EQ(across.a_depth_after, 1);
+	KT_ASSERT(across.a_locked_after);
+	KT_ASSERT(across.a_owner_after);
+}
+
+/* Every CPU hammers one counter that only the BKL protects. */
+#define CONTENTION_ROUNDS 20000
+static struct thread_group contention_group;
+static volatile unsigned long bkl_counter;
+
+static int bkl_contention_worker(void *unused)
+{
+	for (int i = 0; i < CONTENTION_ROUNDS; i++) {
+		lock_kernel();
+		bkl_counter++;          /* a plain, non-atomic increment */
+		unlock_kernel();
+	}
+	return group_exit(&contention_group);
+}
+
+KTEST(bkl_contention_from_all_cpus_is_exact)
+{
+	struct bkl_site *site = find_site("bkl_contention_worker");
+	uint64_t before;
+	int workers = 0;
+
+	KT_ASSERT(site != NULL);        /* the site exists from link time, before it ever runs */
+	before = site->acquisitions;
+	group_init(&contention_group);
+	bkl_counter = 0;
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		if (!(cpu_online_mask() & (1u << cpu)))
+			continue;
+		KT_ASSERT(group_start(&contention_group, bkl_contention_worker, NULL, "bkl-hammer", cpu));
+		workers++;
+	}
+	group_wait(&contention_group);
+	KT_ASSERT_EQ(bkl_counter, (unsigned long)workers * CONTENTION_ROUNDS);
+	KT_ASSERT_EQ(site->acquisitions - before, (uint64_t)workers * CONTENTION_ROUNDS);
+	KT_ASSERT(site->hold_cycles > 0);
+	KT_ASSERT(site->contended <= site->acquisitions);
+}
+
+/* Two sites: the outer lock_kernel() acquires, the nested one only counts depth. */
+static void bkl_stats_probe(void)
+{
+	lock_kernel();
+	lock_kernel();
+	unlock_kernel();
+	unlock_kernel();
+}
+
+KTEST(bkl_statistics_count_each_site)
+{
+	struct bkl_site *sites[2];
+	uint64_t before[2];
+	int n = 0;
+
+	for (struct bkl_site *s = bkl_sites_begin(); s < bkl_sites_end(); s++)
+		if (strcmp(s->function, "bkl_stats_probe") == 0 && n < 2)
+			sites[n++] = s;
+	KT_ASSERT_EQ(n, 2);
+	if (sites[0]->line > sites[1]->line) {
+		struct bkl_site *tmp = sites[0];
+		sites[0] = sites[1];
+		sites[1] = tmp;
+	}
+	before[0] = sites[0]->acquisitions;
+	before[1] = sites[1]->acquisitions;
+	for (int i = 0; i < 5; i++)
+		bkl_stats_probe();
+	KT_ASSERT_EQ(sites[0]->acquisitions - before[0], 5);    /* the outer call */
+	KT_ASSERT_EQ(sites[1]->acquisitions - before[1], 0);    /* nested: not an acquisition */
+	KT_ASSERT(sites[0]->hold_cycles > 0);
+	KT_ASSERT(sites[0]->line < sites[1]->line);
+}
+
+/* Misuse must be reported (the harness checks the BUG lines), never silently tolerated. */
+static void bkl_from_irq_handler(struct trapframe *tf)
+{
+	lock_kernel();
+	unlock_kernel();
+}
+
+#define T_KTEST_SOFTIRQ 0x81    /* an unused vector: `int $0x81` runs the handler as an interrupt */
+
+KTEST_CRASH(bkl_in_interrupt_is_reported)
+{
+	trap_set_handler(T_KTEST_SOFTIRQ, bkl_from_irq_handler);
+	__asm__ volatile("int $0x81");
+	trap_set_handler(T_KTEST_SOFTIRQ, NULL);
+	KT_ASSERT(!kernel_locked());
+	KT_ASSERT_EQ(current->lock_depth, -1);
+}
+
+KTEST_CRASH(bkl_unlock_without_lock_is_reported)
+{
+	unlock_kernel();
+	KT_ASSERT_EQ(current->lock_depth, -1);
+}
+
+static spinlock_t sleepy_lock = SPINLOCK_INIT("ktest-sleepy");
+static struct wait_queue sleepy_wq;
+
+KTEST_CRASH(might_sleep_with_spinlock_is_reported)
+{
+	wait_queue_init(&sleepy_wq, "ktest-sleepy");
+	spin_lock(&sleepy_lock);
+	wait_event(sleepy_wq, 1);       /* may sleep: the check must fire, the condition is already true */
+	spin_unlock(&sleepy_lock);
+}
