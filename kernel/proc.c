@@ -2,7 +2,7 @@
  * Processes: a task with an address space, a parent and children. fork()
  * copies the caller; exit() turns it into a zombie that keeps only its exit
  * status until the parent collects it with wait4(), which frees it.
- * Orphans are adopted by init (pid 1), which reaps them.
+ * Orphans are adopted by init (the first process), which reaps them.
  */
 #include "kernel/proc.h"
 

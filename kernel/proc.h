@@ -15,11 +15,11 @@ struct trapframe;
  * Taken before tasks_lock, never after it.
  */
 extern spinlock_t proc_lock;
-extern struct task *init_task;          /* pid 1: adopts orphans */
+extern struct task *init_task;          /* the first process: adopts orphans */
 
 /* Install the syscall dispatcher and the user-fault, kernel-fault and return hooks. */
 void proc_init(void);
-/* Create pid 1 running the program at path (init=). Returns its pid or -errno. */
+/* Create init, the first process, running path (init=). Returns its pid or -errno. */
 int proc_start_init(const char *path);
 /* From a kernel thread: start path as a child process of the caller; its pid or -errno. */
 int proc_spawn(const char *path, const char *const *argv);

@@ -42,6 +42,7 @@ const struct syscall_desc syscall_table[] = {
 	SYSCALL(sched_setaffinity, 3, 0),
 	SYSCALL(sched_getaffinity, 3, 0),
 	SYSCALL(exit_group,        1, 0),
+	SYSCALL(clock_gettime,     2, 0),
 };
 
 const unsigned syscall_table_len = sizeof(syscall_table) / sizeof(syscall_table[0]);

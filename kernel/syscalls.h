@@ -25,6 +25,8 @@ long sys_sched_getaffinity(int pid, unsigned len, void *umask);
 /* kernel/conio.c */
 long sys_read(int fd, void *ubuf, size_t count);
 long sys_write(int fd, const void *ubuf, size_t count);
+/* kernel/sys_time.c */
+long sys_clock_gettime(int clock, void *uts);
 /* kernel/sys_reboot.c */
 long sys_reboot(int magic1, int magic2, unsigned cmd, void *arg);
 

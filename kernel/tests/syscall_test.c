@@ -28,6 +28,7 @@ KTEST(syscall_numbers_are_linux_i386)
 	KT_ASSERT_EQ(find("nanosleep")->nr, 162);
 	KT_ASSERT_EQ(find("sched_getaffinity")->nr, 242);
 	KT_ASSERT_EQ(find("exit_group")->nr, 252);
+	KT_ASSERT_EQ(find("clock_gettime")->nr, 265);
 	KT_ASSERT(find("ioctl")->fn == NULL);
 	KT_ASSERT(find("reboot")->flags & SYS_BKL);
 	KT_ASSERT(!(find("getpid")->flags & SYS_BKL));

@@ -36,6 +36,7 @@ int sched_yield(void);
 int nanosleep(const struct timespec *req, struct timespec *rem);
 int sched_setaffinity(int pid, unsigned len, const void *mask);
 int sched_getaffinity(int pid, unsigned len, void *mask);
+int clock_gettime(int clock, struct timespec *ts);
 void msleep(int ms);
 
 size_t strlen(const char *s);

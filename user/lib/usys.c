@@ -37,6 +37,10 @@ int sched_getaffinity(int pid, unsigned len, void *mask)
 {
 	return syscall(__NR_sched_getaffinity, pid, len, mask);
 }
+int clock_gettime(int clock, struct timespec *ts)
+{
+	return syscall(__NR_clock_gettime, clock, ts);
+}
 
 void msleep(int ms)
 {

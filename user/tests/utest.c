@@ -1,7 +1,7 @@
 /*
  * /bin/utest: the user-mode test suite. Each test prints "utest: NAME ok" or
  * "utest: NAME FAIL why"; the last line is a summary. tools/testcases/40_user.py
- * boots with init=/bin/utest and reads them. Run as pid 1, it also tests
+ * boots with init=/bin/utest and reads them. Run as init, it also tests
  * adoption of orphans.
  */
 #include "ulib.h"
@@ -203,6 +203,24 @@ static void t_efault_affinity(void)
 	CHECK(mask & 1);
 }
 
+static void t_clock_gettime(void)
+{
+	struct timespec a, b, s = { 0, 20000000 };
+	long long ns;
+
+	CHECK(clock_gettime(CLOCK_MONOTONIC, &a) == 0);
+	CHECK(a.tv_nsec >= 0 && a.tv_nsec < 1000000000);
+	CHECK(nanosleep(&s, 0) == 0);
+	CHECK(clock_gettime(CLOCK_MONOTONIC, &b) == 0);
+	ns = (long long)(b.tv_sec - a.tv_sec) * 1000000000 + (b.tv_nsec - a.tv_nsec);
+	CHECK(ns >= 20000000);          /* nanosleep slept at least as long as asked */
+	CHECK(clock_gettime(CLOCK_MONOTONIC, BAD_NULL) == -EFAULT);
+	CHECK(clock_gettime(CLOCK_MONOTONIC, BAD_KERNEL) == -EFAULT);
+	CHECK(clock_gettime(CLOCK_MONOTONIC, BAD_UNMAP) == -EFAULT);
+	CHECK(clock_gettime(CLOCK_MONOTONIC, (void *)0xFFFFFFFC) == -EFAULT);
+	CHECK(clock_gettime(12345, &a) == -EINVAL);
+}
+
 static void t_affinity(void)
 {
 	uint32_t all = 0, one = 1, got = 0, none = 0;
@@ -356,28 +374,28 @@ static void t_kill(void)
 
 static void t_orphan_adopted(void)
 {
-	int child, grandchild = 0, status, fds;
+	int me = getpid(), child, grandchild, status, low;
 
-	if (getpid() != 1) {
-		printf("utest: (orphan test needs pid 1; running as %d)\n", getpid());
+	if (getppid() != 0) {
+		printf("utest: (orphan test needs to run as init; pid %d is not)\n", me);
 		return;
 	}
 	child = fork();
 	if (child == 0) {
 		int g = fork();
 		if (g == 0) {
-			msleep(50);     /* by now our parent is gone */
-			exit(getppid());
+			msleep(50);     /* by now our parent is gone: init must have adopted us */
+			exit(getppid() == me ? 0 : 1);
 		}
 		exit(g > 0 ? (g & 0xFF) : 0);
 	}
 	CHECK(waitpid(child, &status, 0) == child);
-	fds = WEXITSTATUS(status);
-	CHECK(fds != 0);
-	/* The grandchild is ours now: wait for any child and find it. */
+	low = WEXITSTATUS(status);
+	CHECK(low != 0);
+	/* The grandchild is ours now: waiting for any child must find it. */
 	grandchild = wait4(-1, &status, 0, 0);
-	CHECK(grandchild > 0 && (grandchild & 0xFF) == fds);
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+	CHECK(grandchild > 0 && (grandchild & 0xFF) == low);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 static void t_wait_echild(void)
@@ -422,6 +440,7 @@ int main(int argc, char **argv)
 	run("efault_nanosleep", t_efault_nanosleep);
 	run("efault_affinity", t_efault_affinity);
 	run("affinity", t_affinity);
+	run("clock_gettime", t_clock_gettime);
 	run("enosys", t_enosys);
 	run("segv_null", t_segv_null);
 	run("kernel_memory", t_kernel_memory);
