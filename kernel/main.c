@@ -34,6 +34,9 @@ static void start_init(void)
 	r = proc_start_init(path);
 	if (r < 0)
 		printk("init: cannot start %s: error %d\n", path, r);
+	else
+		printk("smpix: boot done, %s is pid %d; when it waits the system is idle (Ctrl-A X quits QEMU)\n",
+		       path, r);
 }
 
 /*

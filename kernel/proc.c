@@ -168,13 +168,13 @@ void proc_exit(int status)
 	t->exited = true;
 	parent = t->parent;
 	/* With a parent we stay a zombie until it reaps us; without one, the scheduler frees us. */
-	if (parent)
-		t->state = TASK_ZOMBIE;
-	spin_unlock(&proc_lock);
 	if (parent) {
+		t->state = TASK_ZOMBIE;
+		/* Still under proc_lock: the parent cannot be reaped and freed meanwhile. */
 		signal_send(parent, SIGCHLD);
 		wake_up(&parent->child_exit);
 	}
+	spin_unlock(&proc_lock);
 	task_exit_final();
 }
 

@@ -12,7 +12,7 @@ struct trapframe;
  * Protects the process tree: every task's parent, children and sibling
  * links, exit_status, the change to TASK_ZOMBIE and the freeing of zombies
  * (so a task found by kill() under this lock cannot be freed meanwhile).
- * Taken before tasks_lock, never after it.
+ * Taken before tasks_lock, wait-queue and run-queue locks, never after them.
  */
 extern spinlock_t proc_lock;
 extern struct task *init_task;          /* the first process: adopts orphans */

@@ -366,6 +366,14 @@ static void t_kill(void)
 	CHECK(waitpid(pid, &status, 0) == pid);
 	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 
+	pid = fork();
+	if (pid == 0)
+		for (;;)
+			sched_yield();  /* killed on its way back from a system call */
+	CHECK(kill(pid, SIGINT) == 0);
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT);
+
 	CHECK(kill(pid, SIGTERM) == -ESRCH);
 	CHECK(kill(getpid(), 99) == -EINVAL);
 	CHECK(kill(getpid(), SIGCHLD) == 0);    /* ignored by default: we live on */
