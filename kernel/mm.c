@@ -3,7 +3,12 @@
  * 768..1023 are copies of kernel_pgdir (the kernel half is frozen once the
  * first address space exists, so the copies never go stale); entries 0..767
  * point at page tables of 4 KiB pages that belong to this process alone.
- * fork() copies every page (no copy-on-write yet: simple and obviously right).
+ *
+ * fork() copies nothing at first: parent and child share every frame, and
+ * writable pages become read-only in both, marked PTE_COW. The first write
+ * from either side faults; mm_break_cow() then gives the writer its own copy
+ * (or, if it is the last one sharing the frame, simply makes it writable).
+ * A per-frame count of mappings says when a frame is free again.
  */
 #include "kernel/mm.h"
 
@@ -18,6 +23,53 @@
 
 #define USER_PDES PDX(USER_TOP)         /* 768: directory entries 0..767 are user space */
 
+/* Protects the one-time setup in mm_create(): the refcount table and the freeze. */
+static spinlock_t mm_setup_lock = SPINLOCK_INIT("mm_setup");
+/*
+ * How many user PTEs map each frame of the direct map, by frame number.
+ * Changed only with atomic operations: two address spaces sharing a frame
+ * hold different mm->locks.
+ */
+static uint16_t *frame_refs;
+
+static void frame_set_one(physaddr_t pa)
+{
+	__atomic_store_n(&frame_refs[pa >> PAGE_SHIFT], 1, __ATOMIC_SEQ_CST);
+}
+
+static void frame_get(physaddr_t pa)
+{
+	__atomic_add_fetch(&frame_refs[pa >> PAGE_SHIFT], 1, __ATOMIC_SEQ_CST);
+}
+
+/* Drop one mapping of pa; the last one frees the frame. */
+static void frame_put(physaddr_t pa)
+{
+	if (__atomic_sub_fetch(&frame_refs[pa >> PAGE_SHIFT], 1, __ATOMIC_SEQ_CST) == 0)
+		pmm_free_page(pa);
+}
+
+static unsigned frame_count(physaddr_t pa)
+{
+	return __atomic_load_n(&frame_refs[pa >> PAGE_SHIFT], __ATOMIC_SEQ_CST);
+}
+
+/* Before the first address space: the refcount table, and no more changes to the kernel half. */
+static bool mm_setup(void)
+{
+	bool ok;
+
+	spin_lock(&mm_setup_lock);
+	if (!frame_refs) {
+		frame_refs = kzalloc((direct_map_end / PAGE_SIZE) * sizeof(frame_refs[0]));
+		if (frame_refs)
+			vm_freeze_kernel_half();
+	}
+	ok = frame_refs != NULL;
+	spin_unlock(&mm_setup_lock);
+	return ok;
+}
+
 static physaddr_t zeroed_frame(void)
 {
 	physaddr_t pa = pmm_alloc_page();
@@ -29,21 +81,18 @@ static physaddr_t zeroed_frame(void)
 
 struct mm *mm_create(void)
 {
-	static bool frozen;
-	struct mm *mm = kzalloc(sizeof(*mm));
+	struct mm *mm;
 	physaddr_t pd;
 
+	if (!mm_setup())
+		return NULL;
+	mm = kzalloc(sizeof(*mm));
 	if (!mm)
 		return NULL;
 	pd = zeroed_frame();
 	if (!pd) {
 		kfree(mm);
 		return NULL;
-	}
-	if (!frozen) {
-		/* From now on the kernel entries we copy below must never change. */
-		vm_freeze_kernel_half();
-		frozen = true;
 	}
 	mm->pgdir = P2V(pd);
 	memcpy(&mm->pgdir[USER_PDES], &kernel_pgdir[USER_PDES], (1024 - USER_PDES) * sizeof(pde_t));
@@ -98,6 +147,8 @@ int mm_map_page(struct mm *mm, uintptr_t va, physaddr_t pa, uint32_t flags)
 
 	spin_lock(&mm->lock);
 	r = map_locked(mm, va, pa, flags);
+	if (r == 0)
+		frame_set_one(pa);
 	spin_unlock(&mm->lock);
 	return r;
 }
@@ -109,7 +160,7 @@ static void unmap_locked(struct mm *mm, uintptr_t start, uintptr_t end)
 
 		if (!pte || !(*pte & PTE_P))
 			continue;
-		pmm_free_page(PTE_ADDR(*pte));
+		frame_put(PTE_ADDR(*pte));
 		*pte = 0;
 		mm->npages--;
 		flush_if_loaded(mm, va);
@@ -141,6 +192,7 @@ static int alloc_locked(struct mm *mm, uintptr_t start, uintptr_t end, uint32_t 
 			unmap_locked(mm, start, va);
 			return r;
 		}
+		frame_set_one(pa);
 	}
 	return 0;
 }
@@ -194,6 +246,12 @@ int mm_copy_in(struct mm *mm, uintptr_t va, const void *src, size_t n)
 		pte_t e = mm_lookup(mm, va);
 		size_t off = va % PAGE_SIZE, chunk = MIN(n, PAGE_SIZE - off);
 
+		if (e & PTE_COW) {
+			/* Writing through the direct map must not change the other sharers' page. */
+			if (!mm_break_cow(mm, va))
+				return -ENOMEM;
+			e = mm_lookup(mm, va);
+		}
 		if (!e)
 			return -EFAULT;
 		memcpy((char *)P2V(PTE_ADDR(e)) + off, s, chunk);
@@ -220,31 +278,29 @@ void mm_destroy(struct mm *mm)
 		pt = P2V(PTE_ADDR(pde));
 		for (int j = 0; j < 1024; j++)
 			if (pt[j] & PTE_P)
-				pmm_free_page(PTE_ADDR(pt[j]));
+				frame_put(PTE_ADDR(pt[j]));
 		pmm_free_page(PTE_ADDR(pde));
 	}
 	pmm_free_page(V2P(mm->pgdir));
 	kfree(mm);
 }
 
-/* Copy one page table's worth of pages from parent into child. */
-static int fork_table(struct mm *child, const pte_t *pt, uintptr_t base)
+/* Share one page table's worth of pages with child; writable ones become copy-on-write in both. */
+static int fork_table(struct mm *child, pte_t *pt, uintptr_t base)
 {
 	for (int j = 0; j < 1024; j++) {
-		physaddr_t pa;
-		int r;
+		pte_t *slot;
 
 		if (!(pt[j] & PTE_P))
 			continue;
-		pa = pmm_alloc_page();
-		if (!pa)
+		slot = pte_slot(child, base + (uintptr_t)j * PAGE_SIZE, true);
+		if (!slot)
 			return -ENOMEM;
-		memcpy(P2V(pa), P2V(PTE_ADDR(pt[j])), PAGE_SIZE);
-		r = map_locked(child, base + (uintptr_t)j * PAGE_SIZE, pa, pt[j] & PTE_W);
-		if (r < 0) {
-			pmm_free_page(pa);
-			return r;
-		}
+		if (pt[j] & PTE_W)
+			pt[j] = (pt[j] & ~PTE_W) | PTE_COW;
+		*slot = pt[j];
+		frame_get(PTE_ADDR(pt[j]));
+		child->npages++;
 	}
 	return 0;
 }
@@ -263,13 +319,48 @@ struct mm *mm_fork(struct mm *parent)
 			r = fork_table(child, P2V(PTE_ADDR(parent->pgdir[i])), (uintptr_t)i << 22);
 	child->brk_start = parent->brk_start;
 	child->brk = parent->brk;
+	/* The parent's writable pages just became read-only: drop what the TLB remembers. */
+	if (read_cr3() == V2P(parent->pgdir))
+		write_cr3(V2P(parent->pgdir));
 	spin_unlock(&child->lock);
 	spin_unlock(&parent->lock);
 	if (r < 0) {
-		mm_destroy(child);
+		mm_destroy(child);      /* the parent keeps COW marks: its next writes just copy */
 		return NULL;
 	}
 	return child;
+}
+
+bool mm_break_cow(struct mm *mm, uintptr_t va)
+{
+	pte_t *pte;
+	physaddr_t old, new;
+	bool done = false;
+
+	if (va >= USER_TOP)
+		return false;
+	spin_lock(&mm->lock);
+	pte = pte_slot(mm, va, false);
+	if (!pte || (*pte & (PTE_P | PTE_COW)) != (PTE_P | PTE_COW))
+		goto out;
+	old = PTE_ADDR(*pte);
+	if (frame_count(old) == 1) {
+		/* Everyone else has copied or gone: the frame is ours alone. */
+		*pte = (*pte | PTE_W) & ~PTE_COW;
+	} else {
+		new = pmm_alloc_page();
+		if (!new)
+			goto out;       /* out of memory: the write fails like a bad access */
+		memcpy(P2V(new), P2V(old), PAGE_SIZE);
+		frame_set_one(new);
+		*pte = new | PTE_P | PTE_U | PTE_W;
+		frame_put(old);
+	}
+	flush_if_loaded(mm, va);
+	done = true;
+out:
+	spin_unlock(&mm->lock);
+	return done;
 }
 
 uintptr_t mm_brk(struct mm *mm, uintptr_t newbrk)

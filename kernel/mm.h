@@ -35,8 +35,13 @@ struct mm {
 struct mm *mm_create(void);
 /* Return every frame of mm (pages, page tables, the directory) and free it. */
 void mm_destroy(struct mm *mm);
-/* A copy of parent's user half (fork): every page copied now. NULL when out of memory. */
+#define PGFLT_WRITE 0x2         /* in a page fault's error code: the access was a write */
+#define PTE_COW 0x200           /* a PTE bit the CPU ignores: read-only now, copy on the first write */
+
+/* A copy of parent's user half (fork), sharing frames copy-on-write. NULL when out of memory. */
 struct mm *mm_fork(struct mm *parent);
+/* A write to va faulted: if it is a COW page, give mm its own writable copy and return true. */
+bool mm_break_cow(struct mm *mm, uintptr_t va);
 
 /* Map fresh zeroed pages over [start, end) (page-aligned) with PTE_P|PTE_U|flags. */
 int mm_alloc_range(struct mm *mm, uintptr_t start, uintptr_t end, uint32_t flags);
@@ -48,7 +53,7 @@ int mm_map_page(struct mm *mm, uintptr_t va, physaddr_t pa, uint32_t flags);
 void mm_make_writable(struct mm *mm, uintptr_t va);
 /* The PTE of va, or 0 when va is not mapped. */
 pte_t mm_lookup(struct mm *mm, uintptr_t va);
-/* Copy into mm's memory through the direct map (mm need not be loaded); -EFAULT if unmapped. */
+/* Copy into mm's memory through the direct map (mm need not be loaded); -EFAULT if unmapped. Breaks COW. */
 int mm_copy_in(struct mm *mm, uintptr_t va, const void *src, size_t n);
 
 /* brk(): move the break (0 asks for it); returns the break in effect afterwards, as Linux does. */

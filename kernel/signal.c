@@ -7,6 +7,7 @@
 #include "kernel/signal.h"
 
 #include "kernel/atomic.h"
+#include "kernel/mm.h"
 #include "kernel/printk.h"
 #include "kernel/proc.h"
 #include "kernel/sched.h"
@@ -89,9 +90,13 @@ void signal_user_fault(struct trapframe *tf)
 {
 	struct task *t = current;
 	int sig = fault_signal(tf->trapno);
+	uint32_t addr = read_cr2();
 
+	/* A write to a page shared copy-on-write since fork is not an error: copy, and retry. */
+	if (tf->trapno == T_PGFLT && (tf->err & PGFLT_WRITE) && t->mm && mm_break_cow(t->mm, addr))
+		return;
 	if (tf->trapno == T_PGFLT)
-		printk("pid %d (%s): segfault at %x ip %08x\n", t->pid, t->name, read_cr2(), tf->eip);
+		printk("pid %d (%s): segfault at %x ip %08x\n", t->pid, t->name, addr, tf->eip);
 	else
 		printk("pid %d (%s): %s ip %08x\n", t->pid, t->name, trap_name(tf->trapno), tf->eip);
 	/* Exceptions arrive through interrupt gates; user mode ran with interrupts on. */

@@ -10,8 +10,11 @@
 #include "kernel/uaccess.h"
 
 #include "kernel/memlayout.h"
+#include "kernel/mm.h"
+#include "kernel/task.h"
 #include "kernel/trap.h"
 #include "kernel/uapi/errno.h"
+#include "kernel/x86.h"
 
 size_t uaccess_copy(void *dst, const void *src, size_t n);
 int uaccess_strncpy(char *dst, const char *src, size_t n);
@@ -30,13 +33,18 @@ static const struct fixup fixup_table[] = {
 
 bool uaccess_fault_fixup(struct trapframe *tf)
 {
+	uint32_t addr = read_cr2();
+
 	if (tf->trapno != T_PGFLT)
 		return false;
 	for (size_t i = 0; i < ARRAY_SIZE(fixup_table); i++) {
-		if (tf->eip == fixup_table[i].insn) {
-			tf->eip = fixup_table[i].fixup;
+		if (tf->eip != fixup_table[i].insn)
+			continue;
+		/* copy_to_user onto a page shared since fork: copy it, then retry the instruction. */
+		if ((tf->err & PGFLT_WRITE) && current && current->mm && mm_break_cow(current->mm, addr))
 			return true;
-		}
+		tf->eip = fixup_table[i].fixup;
+		return true;
 	}
 	return false;
 }

@@ -60,24 +60,46 @@ KTEST(mm_map_lookup_unmap)
 	mm_destroy(mm);
 }
 
-KTEST(mm_fork_copies_instead_of_sharing)
+static uint32_t read_u32(struct mm *mm, uintptr_t va)
+{
+	uint32_t v;
+
+	memcpy(&v, (char *)P2V(PTE_ADDR(mm_lookup(mm, va))) + va % PAGE_SIZE, 4);
+	return v;
+}
+
+#define DATA_VA (TEXT + 4 * PAGE_SIZE + 8)
+
+KTEST(mm_fork_shares_until_written)
 {
 	struct mm *parent = make_image(), *child;
-	uint32_t v = 0x11111111, got;
+	uint32_t v = 0x11111111;
+	physaddr_t shared;
 
 	KT_ASSERT(parent != NULL);
-	KT_ASSERT_EQ(mm_copy_in(parent, TEXT + 4 * PAGE_SIZE + 8, &v, 4), 0);
+	KT_ASSERT_EQ(mm_copy_in(parent, DATA_VA, &v, 4), 0);
 	child = mm_fork(parent);
 	KT_ASSERT(child != NULL);
+	/* Right after fork: one frame, read-only and marked COW on both sides. */
+	shared = PTE_ADDR(mm_lookup(parent, DATA_VA));
+	KT_ASSERT_EQ(PTE_ADDR(mm_lookup(child, DATA_VA)), shared);
+	KT_ASSERT(!(mm_lookup(parent, DATA_VA) & PTE_W) && (mm_lookup(parent, DATA_VA) & PTE_COW));
+	KT_ASSERT(!(mm_lookup(child, DATA_VA) & PTE_W) && (mm_lookup(child, DATA_VA) & PTE_COW));
+	/* Text was never writable: shared, and no COW mark that could make it writable. */
+	KT_ASSERT(!(mm_lookup(child, TEXT) & (PTE_W | PTE_COW)));
+	/* The parent writes: it gets its own copy; the child still sees the old value. */
 	v = 0x22222222;
-	KT_ASSERT_EQ(mm_copy_in(parent, TEXT + 4 * PAGE_SIZE + 8, &v, 4), 0);
-	/* Different frames, and the child kept the value from before the fork. */
-	KT_ASSERT(PTE_ADDR(mm_lookup(child, TEXT + 4 * PAGE_SIZE)) !=
-		  PTE_ADDR(mm_lookup(parent, TEXT + 4 * PAGE_SIZE)));
-	memcpy(&got, (char *)P2V(PTE_ADDR(mm_lookup(child, TEXT + 4 * PAGE_SIZE))) + 8, 4);
-	KT_ASSERT_EQ(got, 0x11111111);
-	/* Permissions are copied too: text stays read-only in the child. */
-	KT_ASSERT(!(mm_lookup(child, TEXT) & PTE_W));
+	KT_ASSERT_EQ(mm_copy_in(parent, DATA_VA, &v, 4), 0);
+	KT_ASSERT(PTE_ADDR(mm_lookup(parent, DATA_VA)) != shared);
+	KT_ASSERT(mm_lookup(parent, DATA_VA) & PTE_W);
+	KT_ASSERT_EQ(read_u32(parent, DATA_VA), 0x22222222);
+	KT_ASSERT_EQ(read_u32(child, DATA_VA), 0x11111111);
+	/* The child is now the frame's only user: its write takes the frame without copying. */
+	KT_ASSERT(mm_break_cow(child, DATA_VA));
+	KT_ASSERT_EQ(PTE_ADDR(mm_lookup(child, DATA_VA)), shared);
+	KT_ASSERT((mm_lookup(child, DATA_VA) & (PTE_W | PTE_COW)) == PTE_W);
+	KT_ASSERT(!mm_break_cow(child, DATA_VA));           /* nothing left to break */
+	KT_ASSERT(!mm_break_cow(child, TEXT));              /* read-only is not COW */
 	KT_ASSERT_EQ(child->npages, parent->npages);
 	KT_ASSERT_EQ(child->brk, parent->brk);
 	mm_destroy(child);
@@ -113,13 +135,18 @@ KTEST(mm_no_frames_leak)
 	mm_destroy(a);
 	before = pmm_free_count();
 	for (int i = 0; i < 20; i++) {
+		uint32_t v = i;
+
 		a = make_image();
 		KT_ASSERT(a != NULL);
 		mm_brk(a, a->brk + 5 * PAGE_SIZE);
 		b = mm_fork(a);
 		KT_ASSERT(b != NULL);
-		mm_destroy(a);
-		mm_destroy(b);
+		/* Break some sharing on either side, and free in both orders. */
+		KT_ASSERT_EQ(mm_copy_in(i % 2 ? a : b, TEXT + 4 * PAGE_SIZE, &v, 4), 0);
+		mm_brk(b, b->brk_start);
+		mm_destroy(i % 2 ? a : b);
+		mm_destroy(i % 2 ? b : a);
 	}
 	KT_ASSERT_EQ(pmm_free_count(), before);
 }

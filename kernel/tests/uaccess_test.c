@@ -3,6 +3,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/mm.h"
 #include "kernel/spinlock.h"
+#include "kernel/task.h"
 #include "kernel/uaccess.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/x86.h"
@@ -128,4 +129,31 @@ KTEST(uaccess_page_unmapped_after_check)
 	KT_ASSERT_EQ(before, 0);
 	KT_ASSERT_EQ(after, -EFAULT);
 	KT_ASSERT_EQ(v, 77);
+}
+
+/* copy_to_user onto a page shared copy-on-write: the kernel's write fault copies the page, then retries. */
+KTEST(uaccess_copy_to_user_breaks_cow)
+{
+	struct mm *child, *saved_mm = current->mm;
+	uint32_t v = 5, parent_v = 0, child_v = 0;
+	int r;
+
+	KT_ASSERT(enter_test_mm());
+	put_user_u32((void *)DATA, 5);
+	child = mm_fork(test_mm);
+	KT_ASSERT(child != NULL);
+	/* Run "as" the child: its page directory, its mm for the fault handler. */
+	write_cr3(V2P(child->pgdir));
+	current->mm = child;
+	v = 6;
+	r = put_user_u32((void *)DATA, v);
+	get_user_u32(&child_v, (void *)DATA);
+	current->mm = saved_mm;
+	write_cr3(V2P(test_mm->pgdir));
+	get_user_u32(&parent_v, (void *)DATA);
+	mm_destroy(child);
+	leave_test_mm();
+	KT_ASSERT_EQ(r, 0);
+	KT_ASSERT_EQ(child_v, 6);
+	KT_ASSERT_EQ(parent_v, 5);
 }
