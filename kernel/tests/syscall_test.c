@@ -1,4 +1,5 @@
 /* Self-tests of the syscall table and dispatcher that need no process. */
+#include "kernel/bkl.h"
 #include "kernel/ktest.h"
 #include "kernel/lib/string.h"
 #include "kernel/syscall.h"
@@ -43,6 +44,32 @@ static uint32_t dispatch(uint32_t nr)
 	tf.eax = nr;
 	syscall_dispatch(&tf);
 	return tf.eax;
+}
+
+/* Outermost lock_kernel() calls made by the dispatcher so far. */
+static uint64_t dispatcher_bkl_count(void)
+{
+	uint64_t n = 0;
+
+	for (struct bkl_site *s = bkl_sites_begin(); s < bkl_sites_end(); s++)
+		if (strcmp(s->file, "kernel/syscall.c") == 0)
+			n += s->acquisitions;
+	return n;
+}
+
+/* SYS_BKL entries run under the BKL; others only with bkl=syscalls (the harness boots both ways). */
+KTEST(syscall_bkl_flag_takes_the_bkl)
+{
+	uint64_t start = dispatcher_bkl_count(), after_reboot;
+	uint32_t pid;
+
+	KT_ASSERT_EQ(dispatch(__NR_reboot), (uint32_t)-EINVAL);     /* no magic: refused */
+	after_reboot = dispatcher_bkl_count();
+	KT_ASSERT_EQ(after_reboot, start + 1);
+	pid = dispatch(__NR_getpid);
+	KT_ASSERT(pid > 0);
+	KT_ASSERT_EQ(dispatcher_bkl_count(), after_reboot + (syscall_all_under_bkl() ? 1 : 0));
+	KT_ASSERT(!kernel_locked());
 }
 
 KTEST(syscall_unknown_numbers_enosys)

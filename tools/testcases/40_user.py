@@ -49,6 +49,9 @@ def run(h):
     utest(h, "smp1", cpus=1)
     utest(h, "smp4", cpus=4)
     utest(h, "bkl-syscalls", cpus=2, append="bkl=syscalls")
+    # The dispatcher's BKL policy, seen from its lock statistics: SYS_BKL only, then every call.
+    h.ktests("syscall-bkl-flag", tests="syscall_bkl_flag_takes_the_bkl", cpus=1)
+    h.ktests("syscall-bkl-all", tests="syscall_bkl_flag_takes_the_bkl", cpus=1, append="bkl=syscalls")
     h.boot_check("default-init", [r"init: pid \d+ running in user mode"], timeout=60)
     h.boot_check("init-missing", [r"init: cannot start /bin/nope: error -2"],
                  append="init=/bin/nope", timeout=60)
