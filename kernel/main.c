@@ -1,4 +1,5 @@
 /* kmain: the boot CPU's path from the Multiboot entry to a running system. */
+#include "drivers/serial.h"
 #include "kernel/acpi.h"
 #include "kernel/cmdline.h"
 #include "kernel/cpu.h"
@@ -8,6 +9,7 @@
 #include "kernel/multiboot.h"
 #include "kernel/power.h"
 #include "kernel/printk.h"
+#include "kernel/smp.h"
 #include "kernel/trap.h"
 #include "kernel/version.h"
 #include "kernel/x86.h"
@@ -29,9 +31,16 @@ static void run_boot_action(void)
 		ktest_run(tests[0] ? tests : "all");
 		power_off();
 	}
-	printk("smpix: nothing more to run yet; the system is idle (Ctrl-A X quits QEMU)\n");
-	for (;;)
-		hlt();
+	printk("smpix: nothing more to run yet; the system is idle and echoes what you type (Ctrl-A X quits QEMU)\n");
+	/* Until a tty exists: show that serial input arrives by interrupt. */
+	for (;;) {
+		int c = serial_getc_nowait();
+
+		if (c < 0)
+			__asm__ volatile("sti; hlt" ::: "memory");
+		else
+			console_putc(c == '\r' ? '\n' : (char)c);
+	}
 }
 
 void kmain(uint32_t magic, physaddr_t mbi_phys);
@@ -51,6 +60,8 @@ void kmain(uint32_t magic, physaddr_t mbi_phys)
 	multiboot_print_memory_map();
 	mem_init();
 	acpi_init();
+	smp_init();             /* APICs, timers, IOAPIC routing, the other CPUs */
+	sti();                  /* the BSP takes interrupts from here on */
 
 	run_boot_action();
 }
