@@ -81,11 +81,9 @@ start32:
 	movl ABS(tramp_stack), %esp
 	xorl %ebp, %ebp                 /* ends the AP's backtraces */
 	pushl ABS(tramp_arg)
+	pushl $0                        /* a null return address: backtraces stop here */
 	movl ABS(tramp_entry), %eax
-	call *%eax
-1:	cli
-	hlt
-	jmp 1b
+	jmp *%eax                       /* entry never returns */
 
 .p2align 3
 tramp_gdt:
