@@ -160,6 +160,8 @@ static void stop_other_cpus(void)
 	for (int ms = 0; ms < STOP_WAIT_MS && !all_stopped(me); ms++)
 		mdelay(1);
 	console_force_unlock();
+	if (ncpus == 1)
+		return;
 	printk("smp: CPU %d stopped the other CPUs for the panic:", me);
 	for (int i = 0; i < ncpus; i++)
 		if (i != me && cpus[i].online)

@@ -46,11 +46,6 @@ void lapic_map(physaddr_t pa)
 	lapic = ioremap(pa, 0x1000, true);
 }
 
-bool lapic_mapped(void)
-{
-	return lapic != NULL;
-}
-
 void lapic_init(void)
 {
 	lapic_write(LAPIC_SVR, SVR_ENABLE | T_SPURIOUS);

@@ -17,7 +17,6 @@
 
 /* Map the registers (once, on the BSP, before any AP starts: ioremap is boot-time only). */
 void lapic_map(physaddr_t pa);
-bool lapic_mapped(void);
 /* Enable this CPU's local APIC: spurious vector, error vector, LINT pins masked, timer off. */
 void lapic_init(void);
 uint32_t lapic_id(void);

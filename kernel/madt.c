@@ -46,6 +46,21 @@ void platform_add_cpu(struct platform *p, uint8_t apic_id, bool bsp)
 	p->ncpus++;
 }
 
+void platform_add_disabled_cpu(struct platform *p, uint8_t apic_id)
+{
+	if (p->ndisabled < MAX_CPUS)
+		p->disabled_id[p->ndisabled] = apic_id;
+	p->ndisabled++;
+}
+
+bool platform_cpu_disabled(const struct platform *p, uint8_t apic_id)
+{
+	for (int i = 0; i < MIN(p->ndisabled, MAX_CPUS); i++)
+		if (p->disabled_id[i] == apic_id)
+			return true;
+	return false;
+}
+
 void platform_add_ioapic(struct platform *p, uint8_t id, physaddr_t pa, uint32_t gsi_base)
 {
 	if (p->nioapics == MAX_IOAPICS)
@@ -76,7 +91,7 @@ static void madt_entry(const uint8_t *e, struct platform *p)
 		if (get32(e + 4) & MADT_LAPIC_ENABLED)
 			platform_add_cpu(p, e[3], false);
 		else
-			p->ndisabled++;
+			platform_add_disabled_cpu(p, e[3]);
 		break;
 	case MADT_IOAPIC:
 		if (e[1] >= 12)

@@ -104,7 +104,7 @@ static void mp_entry(const uint8_t *e, struct platform *p, struct isa_buses *isa
 		if (e[3] & MP_CPU_EN)
 			platform_add_cpu(p, e[1], e[3] & MP_CPU_BP);
 		else
-			p->ndisabled++;
+			platform_add_disabled_cpu(p, e[1]);
 		break;
 	case MP_BUS:
 		if (memcmp(e + 2, "ISA", 3) == 0)

@@ -41,6 +41,7 @@ struct platform {
 	physaddr_t lapic_pa;
 	int ncpus;                      /* usable CPUs in cpu[] */
 	int ndisabled;                  /* entries marked disabled by the firmware, skipped */
+	uint8_t disabled_id[MAX_CPUS];  /* the APIC ids of the first MAX_CPUS of them */
 	int nignored;                   /* usable entries beyond MAX_CPUS, skipped */
 	struct platform_cpu cpu[MAX_CPUS];
 	int nioapics;
@@ -63,6 +64,8 @@ int mp_parse_config(const void *table, size_t len, struct platform *p);
 
 /* Used by both parsers: add an entry unless it is a duplicate or there is no room (counted in nignored). */
 void platform_add_cpu(struct platform *p, uint8_t apic_id, bool bsp);
+void platform_add_disabled_cpu(struct platform *p, uint8_t apic_id);
+bool platform_cpu_disabled(const struct platform *p, uint8_t apic_id);
 void platform_add_ioapic(struct platform *p, uint8_t id, physaddr_t pa, uint32_t gsi_base);
 void platform_add_override(struct platform *p, uint8_t isa_irq, uint32_t gsi, uint16_t flags);
 

@@ -108,9 +108,11 @@ static void send_init_sipi_sipi(uint32_t apic_id, uint32_t shorthand)
 }
 
 /*
- * The MP table of SeaBIOS lists only the boot CPU. Find the others as the
- * firmware itself does: wake every other CPU at once in probe mode, where
- * each writes its APIC id into the next free slot and halts; then count.
+ * The MP table of SeaBIOS lists only the first CPU of each socket (only the
+ * BSP on a one-socket machine). Find the others as the firmware itself does:
+ * wake every other CPU at once in probe mode, where each writes its APIC id
+ * into the next free slot and halts; then count. A CPU the table marks
+ * disabled stays out, even if it answers.
  */
 static void probe_cpus(void)
 {
@@ -132,7 +134,7 @@ static void probe_cpus(void)
 	/* They answer in any order; number them by APIC id, as a table would list them. */
 	for (uint32_t id = 0; id < 256; id++)
 		for (uint32_t i = 0; i < seen && i < MAX_CPUS; i++)
-			if (t->ids[i] == id)
+			if (t->ids[i] == id && !platform_cpu_disabled(&platform, (uint8_t)id))
 				platform_add_cpu(&platform, (uint8_t)id, false);
 	if (seen > MAX_CPUS)
 		platform.nignored += seen - MAX_CPUS;
@@ -187,6 +189,7 @@ static bool start_ap(struct cpu *c)
 		       c->apic_id, AP_START_MS);
 		/* Park it for good: it must not wake later on a trampoline we reuse. */
 		lapic_send_ipi(c->apic_id, ICR_INIT | ICR_LEVEL_ASSERT | ICR_TRIGGER_LEVEL);
+		pmm_free_pages(stack, AP_STACK_PAGES);  /* safe: INIT stopped it, if it ever ran */
 		return false;
 	}
 	return true;
@@ -222,6 +225,7 @@ void smp_init(void)
 {
 	bsp_interrupt_setup();
 	memcpy(P2V(TRAMP_PA), trampoline_start, trampoline_end - trampoline_start);
+	/* SeaBIOS's MP table names only the first CPU of each socket: probe for the rest. */
 	if (strcmp(platform.source, "MP table") == 0)
 		probe_cpus();
 	number_cpus();

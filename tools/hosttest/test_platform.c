@@ -88,6 +88,7 @@ static void test_madt_good(void)
 	CHECK(p.ncpus == 2);
 	CHECK(p.cpu[0].apic_id == 0 && p.cpu[1].apic_id == 2);
 	CHECK(p.ndisabled == 1);
+	CHECK(platform_cpu_disabled(&p, 3) && !platform_cpu_disabled(&p, 2));
 	CHECK(p.nignored == 0);
 	CHECK(p.nioapics == 1 && p.ioapic[0].id == 4 && p.ioapic[0].pa == 0xFEC00000);
 	CHECK(p.noverrides == 2);
@@ -279,7 +280,7 @@ static void test_mp_good(void)
 	CHECK(p.ncpus == 2);
 	CHECK(p.cpu[0].apic_id == 0 && p.cpu[0].bsp);
 	CHECK(p.cpu[1].apic_id == 4 && !p.cpu[1].bsp);
-	CHECK(p.ndisabled == 1);
+	CHECK(p.ndisabled == 1 && platform_cpu_disabled(&p, 5));
 	CHECK(p.nioapics == 1 && p.ioapic[0].id == 2 && p.ioapic[0].gsi_base == 0);
 	CHECK(p.noverrides == 1);
 	CHECK(p.override[0].isa_irq == 0 && p.override[0].gsi == 2);

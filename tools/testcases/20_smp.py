@@ -111,12 +111,18 @@ def run(h):
     for n in (1, 2, 4, 8):
         boot_cpus(h, f"smp{n}", n, n)
     boot_cpus(h, "smp16", 16, 16, timeout=120)
+    boot_cpus(h, "smp20-capped", 16, 20, timeout=120,
+              also=[r"^smp: 4 CPUs beyond MAX_CPUS=16 ignored"])
     out = boot_cpus(h, "sparse-apic-ids", 6, "6,sockets=2,cores=3")
     if out is not None and h.wanted("smp-boot[sparse-apic-ids] ids"):
         ids = apic_ids(out)
         h.record("smp-boot[sparse-apic-ids] ids", ids == [1, 2, 4, 5, 6], f"AP APIC ids {ids}")
     boot_cpus(h, "acpi-off", 4, 4, extra=["-machine", "pc,acpi=off"],
                     also=[r"probe: 3 other CPUs answered"])
+    out = boot_cpus(h, "acpi-off-sparse", 6, "6,sockets=2,cores=3", extra=["-machine", "pc,acpi=off"])
+    if out is not None and h.wanted("smp-boot[acpi-off-sparse] ids"):
+        ids = apic_ids(out)
+        h.record("smp-boot[acpi-off-sparse] ids", ids == [1, 2, 4, 5, 6], f"AP APIC ids {ids}")
     boot_cpus(h, "mp-table-forced", 4, 4, append="smptables=mp", also=[])
     boot_cpus(h, "no-tables", 1, 4, append="smptables=none")
     if h.wanted("smp-boot[irq0-override]"):
