@@ -46,6 +46,14 @@ void lapic_map(physaddr_t pa)
 	lapic = ioremap(pa, 0x1000, true);
 }
 
+bool lapic_present(void)
+{
+	uint32_t v = lapic_read(LAPIC_VERSION) & 0xFF;
+
+	/* Integrated APICs report 0x10-0x1F; nothing there reads as 0x00 or 0xFF. */
+	return v >= 0x10 && v <= 0x1F;
+}
+
 void lapic_init(void)
 {
 	lapic_write(LAPIC_SVR, SVR_ENABLE | T_SPURIOUS);

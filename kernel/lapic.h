@@ -17,6 +17,8 @@
 
 /* Map the registers (once, on the BSP, before any AP starts: ioremap is boot-time only). */
 void lapic_map(physaddr_t pa);
+/* Does a local APIC answer at the mapped address (its version register makes sense)? */
+bool lapic_present(void);
 /* Enable this CPU's local APIC: spurious vector, error vector, LINT pins masked, timer off. */
 void lapic_init(void);
 uint32_t lapic_id(void);

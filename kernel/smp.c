@@ -9,6 +9,7 @@
 
 #include "drivers/serial.h"
 #include "kernel/atomic.h"
+#include "kernel/cmdline.h"
 #include "kernel/cpu.h"
 #include "kernel/gdt.h"
 #include "kernel/ioapic.h"
@@ -16,6 +17,7 @@
 #include "kernel/lapic.h"
 #include "kernel/lib/string.h"
 #include "kernel/memlayout.h"
+#include "kernel/panic.h"
 #include "kernel/pic.h"
 #include "kernel/platform.h"
 #include "kernel/pmm.h"
@@ -33,6 +35,7 @@
 #define PROBE_MAX_MS    1000
 #define TRAMP_PROBE     0
 #define TRAMP_START     1
+#define MSR_APIC_BASE   0x1B
 
 /* Lives at the end of the trampoline; boot/trampoline.S has the same layout. */
 struct trampoline_params {
@@ -207,11 +210,45 @@ static void spurious_interrupt(struct trapframe *tf)
 	/* No EOI for the spurious vector (SDM 10.9). */
 }
 
+/* Map the local APIC where the tables say; if nothing answers there, where the CPU says. */
+static void map_lapic(void)
+{
+	physaddr_t msr_pa = (physaddr_t)rdmsr(MSR_APIC_BASE) & ~0xFFFu;
+
+	lapic_map(platform.lapic_pa);   /* ioremap is boot-time only: map it before anything else */
+	if (lapic_present())
+		return;
+	printk("smp: no local APIC answers at %08x (from the %s); trying %08x from IA32_APIC_BASE\n",
+	       platform.lapic_pa, platform.source, msr_pa);
+	lapic_map(msr_pa);
+	if (!lapic_present())
+		panic("smp: this CPU has no usable local APIC; smpix needs one");
+}
+
+/*
+ * The test word smpfake=ID adds a CPU that does not exist, with APIC id ID:
+ * the bring-up must report it and go on without it.
+ */
+static void add_fake_cpu(void)
+{
+	const char *v = cmdline_get("smpfake");
+	uint32_t id = 0;
+
+	if (!v || !*v)
+		return;
+	for (; *v >= '0' && *v <= '9'; v++)
+		id = id * 10 + (uint32_t)(*v - '0');
+	if (id > 254)
+		return;
+	printk("smp: smpfake=%u: pretending the tables list a CPU with APIC id %u\n", id, id);
+	platform_add_cpu(&platform, (uint8_t)id, false);
+}
+
 /* The BSP's own interrupt controllers and clocks, before any AP exists. */
 static void bsp_interrupt_setup(void)
 {
 	platform_discover();
-	lapic_map(platform.lapic_pa);   /* ioremap is boot-time only: map it before anything else */
+	map_lapic();
 	pic_disable();
 	trap_set_handler(T_SPURIOUS, spurious_interrupt);
 	trap_set_handler(T_LAPIC_ERROR, lapic_error_interrupt);
@@ -228,6 +265,7 @@ void smp_init(void)
 	/* SeaBIOS's MP table names only the first CPU of each socket: probe for the rest. */
 	if (strcmp(platform.source, "MP table") == 0)
 		probe_cpus();
+	add_fake_cpu();
 	number_cpus();
 	cpus[0].online = true;
 	timer_start_this_cpu();

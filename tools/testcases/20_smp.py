@@ -125,6 +125,8 @@ def run(h):
         h.record("smp-boot[acpi-off-sparse] ids", ids == [1, 2, 4, 5, 6], f"AP APIC ids {ids}")
     boot_cpus(h, "mp-table-forced", 4, 4, append="smptables=mp", also=[])
     boot_cpus(h, "no-tables", 1, 4, append="smptables=none")
+    boot_cpus(h, "missing-ap-skipped", 2, 2, append="smpfake=9",
+              also=[r"^smp: CPU 2 \(APIC id 9\) did not answer within \d+ ms, skipped"])
     if h.wanted("smp-boot[irq0-override]"):
         q = h.Qemu("smp-irq0-override", cpus=2, timeout=60)
         ok = q.expect(r"ISA IRQ 0 -> GSI 2") is not None
