@@ -18,7 +18,8 @@
 #include "kernel/trap.h"
 #include "kernel/x86.h"
 
-#define STOP_WAIT_MS 100
+#define STOP_IPI_WAIT_MS 100           /* CPUs with interrupts on answer at once */
+#define STOP_NMI_WAIT_MS 1000          /* last chance; generous for vCPUs the host is not running */
 
 struct call_slot {
 	spinlock_t lock;                /* protects the writers' side: fn, arg, seq_queued, full */
@@ -30,7 +31,8 @@ struct call_slot {
 };
 
 static struct call_slot slots[MAX_CPUS];
-static volatile bool stopped[MAX_CPUS];
+enum { RUNNING, STOPPED_BY_IPI, STOPPED_BY_NMI };
+static volatile int stopped[MAX_CPUS];         /* how each CPU was stopped for a panic */
 
 static void resched_interrupt(struct trapframe *tf)
 {
@@ -113,24 +115,24 @@ void smp_call_function_all_others(void (*fn)(void *), void *arg, bool wait)
 }
 
 /* Another CPU panicked: say we stopped (it waits for that), then halt for good. */
-static void __noreturn stop_this_cpu(void)
+static void __noreturn stop_this_cpu(int how)
 {
 	cli();
-	WRITE_ONCE(stopped[cpu_id()], true);
+	WRITE_ONCE(stopped[cpu_id()], how);
 	for (;;)
 		hlt();
 }
 
 static void stop_interrupt(struct trapframe *tf)
 {
-	stop_this_cpu();
+	stop_this_cpu(STOPPED_BY_IPI);
 }
 
 /* An NMI reaches a CPU even with interrupts off: the fallback for one that ignored T_IPI_STOP. */
 static void nmi_interrupt(struct trapframe *tf)
 {
 	if (panicking >= 0 && panicking != cpu_id())
-		stop_this_cpu();
+		stop_this_cpu(STOPPED_BY_NMI);
 	printk("nmi: unexpected NMI on CPU %d\n", cpu_id());
 }
 
@@ -152,12 +154,12 @@ static void stop_other_cpus(void)
 	int me = cpu_id();
 
 	lapic_send_ipi(0, ICR_ALL_BUT_SELF | T_IPI_STOP);
-	for (int ms = 0; ms < STOP_WAIT_MS && !all_stopped(me); ms++)
+	for (int ms = 0; ms < STOP_IPI_WAIT_MS && !all_stopped(me); ms++)
 		mdelay(1);
 	for (int i = 0; i < ncpus; i++)
 		if (i != me && cpus[i].online && !READ_ONCE(stopped[i]))
 			lapic_send_ipi(cpus[i].apic_id, ICR_NMI);
-	for (int ms = 0; ms < STOP_WAIT_MS && !all_stopped(me); ms++)
+	for (int ms = 0; ms < STOP_NMI_WAIT_MS && !all_stopped(me); ms++)
 		mdelay(1);
 	console_force_unlock();
 	if (ncpus == 1)
@@ -165,7 +167,8 @@ static void stop_other_cpus(void)
 	printk("smp: CPU %d stopped the other CPUs for the panic:", me);
 	for (int i = 0; i < ncpus; i++)
 		if (i != me && cpus[i].online)
-			printk(" %d%s", i, READ_ONCE(stopped[i]) ? "" : "(no answer)");
+			printk(" %d%s", i, stopped[i] == STOPPED_BY_IPI ? "" :
+			       stopped[i] == STOPPED_BY_NMI ? "(nmi)" : "(no answer)");
 	printk("\n");
 }
 

@@ -57,9 +57,11 @@ def panic_stops_others(h, cpus=4):
     q.kill()
     out = q.output
     problems = []
-    others = " ".join(str(i) for i in range(1, cpus))
+    # Odd CPUs chatter with interrupts off: only the NMI fallback can stop them. Even ones take the
+    # stop IPI (or, if the host did not run them within 100 ms, the NMI too).
+    others = " ".join(str(i) + (r"\(nmi\)" if i % 2 else r"(\(nmi\))?") for i in range(1, cpus))
     if not re.search(rf"^smp: CPU 0 stopped the other CPUs for the panic: {others}$", out, re.M):
-        problems.append(f"no line saying CPUs {others} stopped (each must answer)")
+        problems.append(f"no line saying CPUs 1-{cpus - 1} stopped, the odd ones by NMI")
     if not re.search(r"^chatter: CPU \d+ still running", out, re.M):
         problems.append("the other CPUs never ran the chatter loop (test did not exercise anything)")
     report = out[out.find("Kernel panic on CPU"):] if "Kernel panic on CPU" in out else ""
@@ -97,11 +99,15 @@ def kvm(h):
     q = h.Qemu("smp-kvm", cpus=2, accel="kvm", extra=["-cpu", "host"], timeout=30)
     m = q.expect(ONLINE)
     q.kill()
-    if m is None:
-        # Nested KVM here resets a 32-bit guest as it turns on paging: no banner, or one and then silence.
-        banners = len(re.findall(r"smpix \d+\.\d+: a teaching", q.output))
-        h.skip(name, f"kvm did not get the guest through boot ({banners} banner(s), exit {q.exit_code}); "
+    banners = len(re.findall(r"smpix \d+\.\d+: a teaching", q.output))
+    if m is None and banners == 0:
+        # Nested KVM here resets a 32-bit guest the moment boot_entry turns paging on, before the
+        # banner; with -no-reboot QEMU then exits. That is the host's problem, not smpix's.
+        h.skip(name, f"kvm reset the guest before its banner (QEMU exit {q.exit_code}); "
                "nested KVM on this machine resets 32-bit guests when they enable paging")
+        return
+    if m is None:
+        h.record(name, False, "the kernel started under kvm but never reported its CPUs")
         return
     ok = int(m.group(1)) == 2 and not h.bad_lines(q.output)
     h.record(name, ok, f"{m.group(1)} CPUs online under kvm, expected 2")
