@@ -139,11 +139,11 @@ def run(h):
         q.kill()
         h.record("smp-boot[irq0-override]", ok, "the MADT's IRQ0 -> GSI2 override was not reported")
 
-    h.ktests("smp1", cpus=1, min_count=14)
-    h.ktests("smp4", cpus=4, min_count=14, timeout=180)
+    h.ktests("smp1", cpus=1, min_count=15)
+    h.ktests("smp4", cpus=4, min_count=15, timeout=180)
     # The MP table path with the broadcast probe. (With acpi=off itself QEMU cannot power off, so the
     # ktest run keeps ACPI for power off and only ignores the MADT; smp-boot[acpi-off] covers acpi=off.)
-    h.ktests("smp4-mp-table", cpus=4, min_count=14, timeout=180, append="smptables=mp")
+    h.ktests("smp4-mp-table", cpus=4, min_count=15, timeout=180, append="smptables=mp")
 
     h.panic_report("spinlock-recursion", "spinlock_recursion",
                    [r"spinlock recursion: lock recursion-test taken again on CPU 0 at kernel/tests/smp_test\.c:\d+"
