@@ -46,6 +46,8 @@ struct trampoline_params {
 	uint32_t arg;
 	volatile uint8_t ids[MAX_CPUS];
 } __packed;
+_Static_assert(sizeof(struct trampoline_params) == 5 * 4 + MAX_CPUS,
+	       "struct trampoline_params must match boot/trampoline.S (PROBE_SLOTS == MAX_CPUS)");
 
 extern char trampoline_start[], trampoline_end[], trampoline_params[];
 
@@ -261,6 +263,7 @@ static void bsp_interrupt_setup(void)
 void smp_init(void)
 {
 	bsp_interrupt_setup();
+	BUG_ON(trampoline_end - trampoline_start > PAGE_SIZE);  /* it must fit its page below 1 MiB */
 	memcpy(P2V(TRAMP_PA), trampoline_start, trampoline_end - trampoline_start);
 	/* SeaBIOS's MP table names only the first CPU of each socket: probe for the rest. */
 	if (strcmp(platform.source, "MP table") == 0)
