@@ -6,12 +6,12 @@ import subprocess
 ONLINE = r"^smp: (\d+) CPUs online"
 
 
-def boot_cpus(h, label, want, cpus, extra=(), append="", timeout=60, also=()):
+def boot_cpus(h, label, want, cpus, extra=(), append="", timeout=60, also=(), iso=False):
     """Boot, and require exactly `smp: want CPUs online` (plus any extra patterns, in order)."""
     name = f"smp-boot[{label}]"
     if not h.wanted(name):
         return None
-    q = h.Qemu(f"smp-{label}", cpus=cpus, extra=list(extra), append=append, timeout=timeout)
+    q = h.Qemu(f"smp-{label}", cpus=cpus, extra=list(extra), append=append, timeout=timeout, iso=iso)
     m = q.expect(ONLINE)
     missing = [p for p in also if not q.expect(p, timeout=10)]
     q.kill()
@@ -130,6 +130,9 @@ def run(h):
         ids = apic_ids(out)
         h.record("smp-boot[acpi-off-sparse] ids", ids == [1, 2, 4, 5, 6], f"AP APIC ids {ids}")
     boot_cpus(h, "mp-table-forced", 4, 4, append="smptables=mp", also=[])
+    # QEMU lists hot-pluggable CPUs that are not plugged in as disabled MADT entries.
+    boot_cpus(h, "disabled-cpus", 2, "2,maxcpus=4", also=[r"MADT: 2 CPUs listed \(2 disabled"])
+    boot_cpus(h, "grub-iso", 4, 4, iso=True, timeout=120)     # GRUB leaves low memory differently
     boot_cpus(h, "no-tables", 1, 4, append="smptables=none")
     boot_cpus(h, "missing-ap-skipped", 2, 2, append="smpfake=9",
               also=[r"^smp: CPU 2 \(APIC id 9\) did not answer within \d+ ms, skipped"])
