@@ -69,6 +69,12 @@ void lapic_init(void)
 	lapic_eoi();                                    /* anything left over from the firmware */
 }
 
+uint32_t lapic_error_status(void)
+{
+	lapic_write(LAPIC_ESR, 0);      /* latch the errors seen so far into the register */
+	return lapic_read(LAPIC_ESR);
+}
+
 uint32_t lapic_id(void)
 {
 	return lapic_read(LAPIC_ID) >> 24;

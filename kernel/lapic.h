@@ -22,6 +22,8 @@ bool lapic_present(void);
 /* Enable this CPU's local APIC: spurious vector, error vector, LINT pins masked, timer off. */
 void lapic_init(void);
 uint32_t lapic_id(void);
+/* The error status register (SDM vol. 3, 10.5.3): which delivery errors happened since the last read. */
+uint32_t lapic_error_status(void);
 /* End of interrupt: every LAPIC-delivered interrupt handler must send one. */
 void lapic_eoi(void);
 /* Send an IPI: icr_low is a vector or a delivery mode, plus ICR_* flags; dest is ignored with a shorthand. */

@@ -203,7 +203,7 @@ static bool start_ap(struct cpu *c)
 /* The local APIC's own error interrupt: say what it saw, and carry on. */
 static void lapic_error_interrupt(struct trapframe *tf)
 {
-	printk("lapic: error interrupt on CPU %d\n", cpu_id());
+	printk("lapic: error interrupt on CPU %d, status %02x\n", cpu_id(), lapic_error_status());
 	lapic_eoi();
 }
 

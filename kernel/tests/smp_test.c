@@ -2,6 +2,7 @@
 #include "kernel/acpi.h"
 #include "kernel/atomic.h"
 #include "kernel/cpu.h"
+#include "kernel/errno.h"
 #include "kernel/ipi.h"
 #include "kernel/ktest.h"
 #include "kernel/lapic.h"
@@ -108,7 +109,7 @@ KTEST(smp_call_function_reaches_every_cpu)
 	for (int i = 0; i < ncpus; i++)
 		if (cpus[i].online)
 			KT_ASSERT_EQ(seen_cpu[i], i == cpu_id() ? -1 : i);
-	KT_ASSERT_EQ(smp_call_function(MAX_CPUS, record_cpu, NULL, true), -22);
+	KT_ASSERT_EQ(smp_call_function(MAX_CPUS, record_cpu, NULL, true), -EINVAL);
 }
 
 KTEST(smp_reschedule_ipi_sets_need_resched)
