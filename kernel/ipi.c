@@ -75,10 +75,12 @@ int smp_call_function(int cpu, void (*fn)(void *), void *arg, bool wait)
 
 	if (cpu < 0 || cpu >= ncpus || !cpus[cpu].online)
 		return -EINVAL;
+	preempt_disable();              /* "this CPU" must stay this CPU until the call is queued */
 	if (cpu == cpu_id()) {
 		flags = irq_save();
 		fn(arg);
 		irq_restore(flags);
+		preempt_enable();
 		return 0;
 	}
 	s = &slots[cpu];
@@ -95,23 +97,26 @@ int smp_call_function(int cpu, void (*fn)(void *), void *arg, bool wait)
 	/* Sequence numbers wrap after 2^32 calls; the signed difference stays right. */
 	while (wait && (int32_t)(READ_ONCE(s->seq_done) - seq) < 0)
 		cpu_relax();
+	preempt_enable();
 	return 0;
 }
 
 void smp_call_function_all_others(void (*fn)(void *), void *arg, bool wait)
 {
-	int me = cpu_id();
+	int me;
+
+	preempt_disable();
+	me = cpu_id();
 
 	/* Queue them all first, then wait: the other CPUs run fn in parallel. */
 	for (int i = 0; i < ncpus; i++)
 		if (i != me && cpus[i].online)
 			smp_call_function(i, fn, arg, false);
-	if (!wait)
-		return;
-	for (int i = 0; i < ncpus; i++)
+	for (int i = 0; wait && i < ncpus; i++)
 		if (i != me && cpus[i].online)
 			while ((int32_t)(READ_ONCE(slots[i].seq_done) - READ_ONCE(slots[i].seq_queued)) < 0)
 				cpu_relax();
+	preempt_enable();
 }
 
 /* Another CPU panicked: say we stopped (it waits for that), then halt for good. */
@@ -164,7 +169,8 @@ static void stop_other_cpus(void)
 	console_force_unlock();
 	if (ncpus == 1)
 		return;
-	printk("smp: CPU %d stopped the other CPUs for the panic:", me);
+	/* \n first: a CPU stopped in the middle of a line leaves it unfinished. */
+	printk("\nsmp: CPU %d stopped the other CPUs for the panic:", me);
 	for (int i = 0; i < ncpus; i++)
 		if (i != me && cpus[i].online)
 			printk(" %d%s", i, stopped[i] == STOPPED_BY_IPI ? "" :
