@@ -88,6 +88,18 @@ def serial_input(h):
     q.kill()
     h.record(name, ok, "typed text was not echoed (serial interrupt not delivered?)")
 
+    name = "smp-serial[input handler gets typed bytes]"
+    if not h.wanted(name):
+        return
+    q = h.Qemu("smp-serial-handler", append="test=serial_input_handler", cpus=2, timeout=60)
+    ok = q.expect(r"type 'ping' and Enter now") is not None
+    if ok:
+        q.send("ping\r")
+        ok = q.expect(r"^ktest: serial_input_handler (ok|FAIL.*)$") is not None
+    q.wait_exit()
+    h.record(name, ok and "ktest: serial_input_handler ok" in q.output,
+             (re.findall(r"^ktest: serial_input_handler FAIL.*$", q.output, re.M) or ["no result"])[0])
+
 
 def kvm(h):
     name = "smp-kvm[-accel kvm -smp 2]"
