@@ -1,4 +1,5 @@
 /* kmain: the boot CPU's path from the Multiboot entry to a running system. */
+#include "drivers/serial.h"
 #include "kernel/acpi.h"
 #include "kernel/cmdline.h"
 #include "kernel/cpu.h"
@@ -10,6 +11,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
+#include "kernel/smp.h"
 #include "kernel/trap.h"
 #include "kernel/version.h"
 #include "kernel/x86.h"
@@ -34,8 +36,16 @@ static int boot_thread(void *unused)
 		ktest_run(tests[0] ? tests : "all");
 		power_off();
 	}
-	printk("smpix: nothing more to run yet; the system is idle (Ctrl-A X quits QEMU)\n");
-	return 0;
+	printk("smpix: nothing more to run yet; the system is idle and echoes what you type (Ctrl-A X quits QEMU)\n");
+	/* Until a tty exists: show that serial input arrives by interrupt. */
+	for (;;) {
+		int c = serial_getc_nowait();
+
+		if (c < 0)
+			__asm__ volatile("sti; hlt" ::: "memory");
+		else
+			console_putc(c == '\r' ? '\n' : (char)c);
+	}
 }
 
 void kmain(uint32_t magic, physaddr_t mbi_phys);
@@ -49,16 +59,15 @@ void kmain(uint32_t magic, physaddr_t mbi_phys)
 	print_banner();
 	idt_init();
 	idt_load();
-	/* Mask the legacy 8259 PICs: their IRQs would arrive on exception vectors 8-15. */
-	outb(0x21, 0xFF);
-	outb(0xA1, 0xFF);
 
 	multiboot_parse(magic, mbi_phys);
 	printk("cmdline: '%s'%s\n", boot_info.cmdline, kernel_cmdline.truncated ? " (truncated)" : "");
 	multiboot_print_memory_map();
 	mem_init();
 	acpi_init();
-	sched_init();
+	sched_init();           /* before the APs start: each enters the scheduler */
+	smp_init();             /* APICs, timers, IOAPIC routing, the other CPUs */
+	sti();                  /* the BSP takes interrupts from here on */
 
 	if (!kthread_create(boot_thread, NULL, "boot"))
 		panic("cannot create the boot thread");

@@ -21,14 +21,13 @@
 #include "kernel/memlayout.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/ipi.h"
+#include "kernel/timer.h"
 #include "kernel/trap.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/vm.h"
 #include "kernel/x86.h"
 
-/* From the SMP and timer code. */
-uint64_t clock_ns(void);
-void smp_send_reschedule(int cpu);
 
 struct runqueue {
 	spinlock_t lock;
