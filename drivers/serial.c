@@ -1,6 +1,11 @@
 /* The 16550 UART on COM1: polled output, interrupt-driven input into a small ring. */
 #include "drivers/serial.h"
 
+#include "kernel/atomic.h"
+#include "kernel/ioapic.h"
+#include "kernel/lapic.h"
+#include "kernel/spinlock.h"
+#include "kernel/trap.h"
 #include "kernel/x86.h"
 
 #define COM1 0x3F8
@@ -16,8 +21,16 @@
 #define LCR_8N1  0x03
 #define MCR_DTR_RTS_OUT2 0x0B   /* OUT2 gates the UART's interrupt line on PCs */
 #define IER_RX 0x01
+#define RING_SIZE 256           /* a power of two: indices wrap with a mask */
 
 static bool serial_present;
+static bool irq_enabled;        /* input arrives by interrupt, into the ring */
+
+/* Protects the input ring (head, tail, buf): filled by the interrupt, drained by readers on any CPU. */
+static spinlock_t ring_lock = SPINLOCK_INIT("serial ring");
+static uint32_t ring_head, ring_tail;   /* free-running; head - tail bytes are waiting */
+static char ring_buf[RING_SIZE];
+static void (*input_handler)(char c);
 
 void serial_init(void)
 {
@@ -43,9 +56,73 @@ void serial_putc(char c)
 	outb(COM1 + REG_DATA, (uint8_t)c);
 }
 
-int serial_getc_nowait(void)
+static int poll_uart(void)
 {
 	if (!serial_present || !(inb(COM1 + REG_LSR) & LSR_DATA_READY))
 		return -1;
 	return inb(COM1 + REG_DATA);
+}
+
+int serial_getc_nowait(void)
+{
+	uint32_t flags;
+	int c = -1;
+
+	if (!irq_enabled)
+		return poll_uart();
+	spin_lock_irqsave(&ring_lock, flags);
+	if (ring_head != ring_tail)
+		c = (uint8_t)ring_buf[ring_tail++ % RING_SIZE];
+	spin_unlock_irqrestore(&ring_lock, flags);
+	return c;
+}
+
+int serial_read_byte(void)
+{
+	int c;
+
+	/* Interrupts must be on (or nothing ever arrives); a tty layer will sleep here instead. */
+	while ((c = serial_getc_nowait()) < 0)
+		cpu_relax();
+	return c;
+}
+
+void serial_set_input_handler(void (*fn)(char c))
+{
+	WRITE_ONCE(input_handler, fn);
+}
+
+/* When full, drop the new byte, as a UART's own FIFO does. */
+static void ring_put(char c)
+{
+	spin_lock(&ring_lock);
+	if (ring_head - ring_tail < RING_SIZE)
+		ring_buf[ring_head++ % RING_SIZE] = c;
+	spin_unlock(&ring_lock);
+}
+
+/* IRQ4: drain the UART's FIFO, to the input handler if one is set, else into the ring. */
+static void serial_interrupt(struct trapframe *tf)
+{
+	void (*fn)(char) = READ_ONCE(input_handler);
+	int c;
+
+	while ((c = poll_uart()) >= 0) {
+		if (fn)
+			fn((char)c);
+		else
+			ring_put((char)c);
+	}
+	lapic_eoi();
+}
+
+void serial_enable_irq(void)
+{
+	if (!serial_present)
+		return;
+	trap_set_handler(T_IRQ0 + IRQ_SERIAL, serial_interrupt);
+	if (ioapic_route_irq(IRQ_SERIAL, T_IRQ0 + IRQ_SERIAL, 0) != 0)
+		return;
+	irq_enabled = true;
+	outb(COM1 + REG_IER, IER_RX);
 }

@@ -6,11 +6,13 @@
 
 void serial_init(void);
 void serial_putc(char c);
-/* Returns a received byte, or -1 if none is waiting. */
+/* Returns a received byte, or -1 if none is waiting (from the ring once the IRQ is on). */
 int serial_getc_nowait(void);
 /* Route the UART's receive interrupt through the IOAPIC (once interrupts exist). */
 void serial_enable_irq(void);
 /* Blocking read of one byte from the input ring (filled by the interrupt handler). */
 int serial_read_byte(void);
+/* Give every received byte to fn (in interrupt context) instead of the ring; NULL: back to the ring. */
+void serial_set_input_handler(void (*fn)(char c));
 
 #endif

@@ -22,6 +22,7 @@ struct cpu {
 	int irq_nesting;                /* >0 while this CPU is in an interrupt handler */
 	volatile bool need_resched;     /* set by the tick or a wakeup IPI, checked on return */
 	uint64_t ticks;                 /* timer ticks seen by this CPU */
+	uint64_t resched_ipis;          /* reschedule IPIs received */
 	/* Spinlocks held right now, for might_sleep() and lock reports. */
 	int nlocks_held;
 	struct spinlock *locks_held[MAX_HELD_LOCKS];

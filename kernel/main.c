@@ -1,4 +1,5 @@
 /* kmain: the boot CPU's path from the Multiboot entry to a running system. */
+#include "drivers/serial.h"
 #include "kernel/acpi.h"
 #include "kernel/cmdline.h"
 #include "kernel/cpu.h"
@@ -11,6 +12,7 @@
 #include "kernel/printk.h"
 #include "kernel/proc.h"
 #include "kernel/sched.h"
+#include "kernel/smp.h"
 #include "kernel/trap.h"
 #include "kernel/version.h"
 #include "kernel/x86.h"
@@ -34,9 +36,6 @@ static void start_init(void)
 	r = proc_start_init(path);
 	if (r < 0)
 		printk("init: cannot start %s: error %d\n", path, r);
-	else
-		printk("smpix: boot done, %s is pid %d; when it waits the system is idle (Ctrl-A X quits QEMU)\n",
-		       path, r);
 }
 
 /*
@@ -52,7 +51,16 @@ static int boot_thread(void *unused)
 		power_off();
 	}
 	start_init();
-	return 0;
+	printk("smpix: boot done; the system is idle and echoes what you type (Ctrl-A X quits QEMU)\n");
+	/* Until a tty exists: show that serial input arrives by interrupt. */
+	for (;;) {
+		int c = serial_getc_nowait();
+
+		if (c < 0)
+			__asm__ volatile("sti; hlt" ::: "memory");
+		else
+			console_putc(c == '\r' ? '\n' : (char)c);
+	}
 }
 
 void kmain(uint32_t magic, physaddr_t mbi_phys);
@@ -66,17 +74,16 @@ void kmain(uint32_t magic, physaddr_t mbi_phys)
 	print_banner();
 	idt_init();
 	idt_load();
-	/* Mask the legacy 8259 PICs: their IRQs would arrive on exception vectors 8-15. */
-	outb(0x21, 0xFF);
-	outb(0xA1, 0xFF);
 
 	multiboot_parse(magic, mbi_phys);
 	printk("cmdline: '%s'%s\n", boot_info.cmdline, kernel_cmdline.truncated ? " (truncated)" : "");
 	multiboot_print_memory_map();
 	mem_init();
 	acpi_init();
-	sched_init();
-	proc_init();
+	sched_init();           /* before the APs start: each enters the scheduler */
+	proc_init();            /* the syscall gate and the fault hooks, before any process */
+	smp_init();             /* APICs, timers, IOAPIC routing, the other CPUs */
+	sti();                  /* the BSP takes interrupts from here on */
 
 	if (!kthread_create(boot_thread, NULL, "boot"))
 		panic("cannot create the boot thread");

@@ -3,6 +3,7 @@
 
 #include "kernel/acpi.h"
 #include "kernel/printk.h"
+#include "kernel/timer.h"
 #include "kernel/x86.h"
 
 #define SLP_EN (1 << 13)
@@ -20,6 +21,7 @@ void power_off(void)
 	}
 	/* Without ACPI (acpi=off), QEMU's PIIX4 still answers at its usual port. */
 	outw(0x604, 0x2000);
+	mdelay(500);            /* the machine takes a moment to go: do not claim failure early */
 	printk("power: the machine did not turn off; halting\n");
 	for (;;)
 		hlt();

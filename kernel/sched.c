@@ -21,14 +21,13 @@
 #include "kernel/memlayout.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/ipi.h"
+#include "kernel/timer.h"
 #include "kernel/trap.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/vm.h"
 #include "kernel/x86.h"
 
-/* From the SMP and timer code. */
-uint64_t clock_ns(void);
-void smp_send_reschedule(int cpu);
 
 struct runqueue {
 	spinlock_t lock;
@@ -267,26 +266,37 @@ void sched_yield(void)
 
 /* ---- the tick, preemption, idle ------------------------------------------------------ */
 
-static void wake_expired_sleepers(struct runqueue *rq)
+/* One expired sleeper of this run queue, taken off its list; NULL if none. */
+static struct task *take_expired_sleeper(struct runqueue *rq, uint64_t now)
 {
-	struct list_head expired, *pos, *tmp;
-	uint64_t now = clock_ns();
+	struct list_head *pos;
+	struct task *found = NULL;
 
-	list_init(&expired);
 	spin_lock(&rq->lock);
-	list_for_each_safe(pos, tmp, &rq->sleepers) {
+	list_for_each(pos, &rq->sleepers) {
 		struct task *t = list_entry(pos, struct task, sleep_link);
 		if (t->wake_at_ns <= now) {
 			list_del(&t->sleep_link);
-			list_add_tail(&t->sleep_link, &expired);
+			found = t;
+			break;
 		}
 	}
 	spin_unlock(&rq->lock);
-	list_for_each_safe(pos, tmp, &expired) {
-		struct task *t = list_entry(pos, struct task, sleep_link);
-		list_del(&t->sleep_link);
+	return found;
+}
+
+/*
+ * Wake them one at a time: a sleep_link is only ever touched under the lock
+ * of the run queue whose list it is on, so a sleeper woken early by a signal
+ * can unlink itself at any moment without racing with us.
+ */
+static void wake_expired_sleepers(struct runqueue *rq)
+{
+	uint64_t now = clock_ns();
+	struct task *t;
+
+	while ((t = take_expired_sleeper(rq, now)) != NULL)
 		wake_up_process(t);
-	}
 }
 
 void sched_tick(void)
@@ -439,9 +449,13 @@ int sched_sleep_ns(uint64_t ns)
 
 		schedule();
 
-		/* Woken by the tick (already off the list) or by something else (still on it). */
+		/*
+		 * Woken by the tick (already off the list) or by something else (still
+		 * on it). Unlink under the lock of the queue whose list it is on: we
+		 * may have been moved to another CPU since.
+		 */
 		flags = irq_save();
-		rq = lock_task_rq(t);
+		spin_lock(&rq->lock);
 		list_del(&t->sleep_link);
 		spin_unlock(&rq->lock);
 		irq_restore(flags);

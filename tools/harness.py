@@ -55,13 +55,14 @@ def wanted(name):
 class Qemu:
     """One QEMU run with the serial console on a pipe: read it, type into it, always kill it."""
 
-    def __init__(self, name, append="", cpus=2, mem=128, iso=False, extra=(), timeout=60):
+    def __init__(self, name, append="", cpus=2, mem=128, iso=False, extra=(), timeout=60,
+                 accel="tcg"):
         self.name = name
         self.deadline = time.monotonic() + timeout
         self.output = ""
         self.exit_code = None
         self.timed_out = False
-        cmd = ["qemu-system-i386", "-machine", "pc", "-accel", "tcg", "-smp", str(cpus),
+        cmd = ["qemu-system-i386", "-machine", "pc", "-accel", accel, "-smp", str(cpus),
                "-m", str(mem), "-display", "none", "-serial", "stdio", "-monitor", "none",
                "-no-reboot", "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
         if iso:
@@ -163,12 +164,12 @@ KTEST_LINE = re.compile(r"^ktest: (\S+) (ok|FAIL)(.*)$", re.M)
 KTEST_SUMMARY = re.compile(r"^ktest: summary (\d+) passed, (\d+) failed", re.M)
 
 
-def ktests(label, tests="all", cpus=2, mem=128, append="", timeout=120, min_count=1):
+def ktests(label, tests="all", cpus=2, mem=128, append="", timeout=120, min_count=1, extra=()):
     name = f"ktest[{label}]"
     if not wanted(name):
         return None
     q = Qemu(f"ktest-{label}", append=f"test={tests} {append}".strip(), cpus=cpus, mem=mem,
-             timeout=timeout)
+             timeout=timeout, extra=extra)
     q.expect(KTEST_SUMMARY.pattern)
     q.wait_exit()
     out = q.output

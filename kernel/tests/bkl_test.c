@@ -99,7 +99,7 @@ KTEST(bkl_released_while_holder_sleeps)
 }
 
 /* Every CPU hammers one counter that only the BKL protects. */
-#define CONTENTION_ROUNDS 20000
+#define CONTENTION_ROUNDS 500
 static struct thread_group contention_group;
 static volatile unsigned long bkl_counter;
 

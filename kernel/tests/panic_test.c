@@ -1,6 +1,7 @@
 /* Deliberate crashes, run only when named (test=panic_fault): the harness checks the report's shape. */
 #include "kernel/ktest.h"
 #include "kernel/panic.h"
+#include "kernel/power.h"
 
 /* noinline: the backtrace must show this frame and its caller. */
 __attribute__((noinline)) static int panic_fault_helper(volatile int *p)
@@ -17,4 +18,10 @@ KTEST_CRASH(panic_fault)
 KTEST_CRASH(panic_call)
 {
 	panic("deliberate panic from a ktest");
+}
+
+/* The reset path: with QEMU's -no-reboot, a reset ends QEMU; the harness checks it happened. */
+KTEST_CRASH(power_reset_now)
+{
+	power_reset();
 }

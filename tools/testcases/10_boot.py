@@ -14,3 +14,11 @@ def run(h):
                    [r"page fault", r"cr2 deadbeef", r"panic_fault_helper\+0x", r"ktest_fn_panic_fault\+0x"])
     h.panic_report("explicit", "panic_call", [r"Kernel panic on CPU \d+: deliberate panic",
                                               r"ktest_fn_panic_call\+0x"], registers=False)
+
+    # Reset: QEMU runs with -no-reboot, so a reset that works ends QEMU on its own, quickly.
+    name = "boot[reset ends QEMU]"
+    if h.wanted(name):
+        q = h.Qemu("boot-reset", append="test=power_reset_now", timeout=60)
+        q.wait_exit()
+        ok = "power: reset" in q.output and not q.timed_out and not h.bad_lines(q.output)
+        h.record(name, ok, "no reset (timeout)" if q.timed_out else "no 'power: reset' line or a bug report")
