@@ -6,6 +6,7 @@
  */
 #include "kernel/acpi.h"
 
+#include "kernel/lib/bytes.h"
 #include "kernel/lib/string.h"
 #include "kernel/memlayout.h"
 #include "kernel/printk.h"
@@ -56,12 +57,7 @@ static int ntables;
 
 uint8_t acpi_checksum(const void *p, size_t len)
 {
-	const uint8_t *b = p;
-	uint8_t sum = 0;
-
-	while (len--)
-		sum += *b++;
-	return sum;
+	return bytes_sum(p, len);
 }
 
 static const struct rsdp *scan_for_rsdp(physaddr_t start, size_t len)

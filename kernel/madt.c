@@ -2,8 +2,9 @@
 #include "kernel/platform.h"
 
 #include "kernel/acpi.h"
-#include "kernel/uapi/errno.h"
+#include "kernel/lib/bytes.h"
 #include "kernel/lib/string.h"
+#include "kernel/uapi/errno.h"
 
 #define MADT_LAPIC          0
 #define MADT_IOAPIC         1
@@ -17,20 +18,6 @@ struct madt {
 	uint32_t lapic_pa;
 	uint32_t flags;
 } __packed;
-
-static uint8_t bytes_sum(const uint8_t *b, size_t len)
-{
-	uint8_t sum = 0;
-
-	while (len--)
-		sum += *b++;
-	return sum;
-}
-
-static uint32_t get32(const uint8_t *b)
-{
-	return b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-}
 
 void platform_add_cpu(struct platform *p, uint8_t apic_id, bool bsp)
 {
@@ -88,24 +75,24 @@ static void madt_entry(const uint8_t *e, struct platform *p)
 	case MADT_LAPIC:
 		if (e[1] < 8)
 			break;
-		if (get32(e + 4) & MADT_LAPIC_ENABLED)
+		if (get_le32(e + 4) & MADT_LAPIC_ENABLED)
 			platform_add_cpu(p, e[3], false);
 		else
 			platform_add_disabled_cpu(p, e[3]);
 		break;
 	case MADT_IOAPIC:
 		if (e[1] >= 12)
-			platform_add_ioapic(p, e[2], get32(e + 4), get32(e + 8));
+			platform_add_ioapic(p, e[2], get_le32(e + 4), get_le32(e + 8));
 		break;
 	case MADT_OVERRIDE:
 		/* bus 0 = ISA is the only bus ACPI defines here */
 		if (e[1] >= 10 && e[2] == 0)
-			platform_add_override(p, e[3], get32(e + 4), (uint16_t)(e[8] | e[9] << 8));
+			platform_add_override(p, e[3], get_le32(e + 4), get_le16(e + 8));
 		break;
 	case MADT_LAPIC_ADDR:
 		/* A 64-bit address; we can only reach one below 4 GiB. */
-		if (e[1] >= 12 && get32(e + 8) == 0)
-			p->lapic_pa = get32(e + 4);
+		if (e[1] >= 12 && get_le32(e + 8) == 0)
+			p->lapic_pa = get_le32(e + 4);
 		break;
 	}
 }

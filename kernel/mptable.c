@@ -1,8 +1,9 @@
 /* The Intel MultiProcessor table (MPS 1.4): the pre-ACPI way to list CPUs, IOAPICs and IRQ wiring. */
 #include "kernel/platform.h"
 
-#include "kernel/uapi/errno.h"
+#include "kernel/lib/bytes.h"
 #include "kernel/lib/string.h"
+#include "kernel/uapi/errno.h"
 
 #define MP_PROCESSOR 0
 #define MP_BUS       1
@@ -39,20 +40,6 @@ struct mp_config {
 	uint8_t ext_checksum;
 	uint8_t reserved;
 } __packed;
-
-static uint8_t bytes_sum(const uint8_t *b, size_t len)
-{
-	uint8_t sum = 0;
-
-	while (len--)
-		sum += *b++;
-	return sum;
-}
-
-static uint32_t get32(const uint8_t *b)
-{
-	return b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-}
 
 int64_t mp_check_fps(const void *fps, size_t len)
 {
@@ -112,7 +99,7 @@ static void mp_entry(const uint8_t *e, struct platform *p, struct isa_buses *isa
 		break;
 	case MP_IOAPIC:
 		if (e[3] & MP_IOAPIC_EN)
-			platform_add_ioapic(p, e[1], get32(e + 4), (uint32_t)p->nioapics * IOAPIC_PINS);
+			platform_add_ioapic(p, e[1], get_le32(e + 4), (uint32_t)p->nioapics * IOAPIC_PINS);
 		break;
 	case MP_IOINTR:
 		/* ISA IRQ (e[5]) wired to pin e[7] of IOAPIC e[6]: an override when they differ. */

@@ -1,6 +1,7 @@
 """gdb helpers for smpix, loaded by .gdbinit.
 
     smpix-cpus    one line per entry of cpus[0..ncpus): the scalar fields of struct cpu
+    smpix-bkl     the Big Kernel Lock: owner, depth, waiters, busiest lock_kernel() sites
 
 QEMU shows each vCPU as a gdb thread, in CPU order: gdb thread N is CPU N-1 (info threads).
 Fields are read from the debug info, so the command follows struct cpu as it grows;
@@ -36,3 +37,43 @@ class SmpixCpus(gdb.Command):
 
 
 SmpixCpus()
+
+
+def _task_str(t):
+    """'pid N (name)' for a struct task pointer, or '-' for NULL."""
+    if int(t) == 0:
+        return "-"
+    return f"pid {int(t['pid'])} ({t['name'].string()})"
+
+
+class SmpixBkl(gdb.Command):
+    """The Big Kernel Lock: owner, depth, waiters, and the busiest call sites (smpix-bkl [N])."""
+
+    def __init__(self):
+        super().__init__("smpix-bkl", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        top = int(arg) if arg.strip() else 8
+        flag = gdb.parse_and_eval("'bkl.c'::kernel_flag")
+        holder = flag["holder"]
+        tickets = (int(flag["next"]) - int(flag["owner"])) & 0xFFFF
+        if int(holder):
+            gdb.write(f"BKL held by {_task_str(holder)} on CPU {int(flag['holder_cpu'])}, "
+                      f"lock_depth {int(holder['lock_depth'])}, {max(tickets - 1, 0)} waiting\n")
+        else:
+            gdb.write(f"BKL free, {tickets} waiting\n")
+        for i in range(int(gdb.parse_and_eval("ncpus"))):
+            t = gdb.parse_and_eval(f"cpus[{i}].curr")
+            if int(t):
+                gdb.write(f"  cpu {i}: {_task_str(t)} lock_depth {int(t['lock_depth'])}\n")
+        start = gdb.parse_and_eval("&bkl_sites_start[0]")
+        stop = gdb.parse_and_eval("&bkl_sites_stop[0]")
+        sites = [start[i] for i in range(int(stop - start))]
+        sites.sort(key=lambda s: -int(s["acquisitions"]))
+        gdb.write(f"{len(sites)} lock_kernel() sites; the busiest:\n")
+        for s in sites[:top]:
+            gdb.write(f"  {s['file'].string()}:{int(s['line'])} {s['function'].string()}: "
+                      f"{int(s['acquisitions'])} acquired, {int(s['contended'])} contended\n")
+
+
+SmpixBkl()

@@ -139,8 +139,8 @@ def listening(port):
     return False
 
 
-def qemu_halted_with_stub(h, name, cpus, port):
-    q = h.Qemu(name, cpus=cpus, extra=["-S", "-gdb", f"tcp:127.0.0.1:{port}"], timeout=90)
+def qemu_halted_with_stub(h, name, cpus, port, append=""):
+    q = h.Qemu(name, cpus=cpus, append=append, extra=["-S", "-gdb", f"tcp:127.0.0.1:{port}"], timeout=90)
     end = time.monotonic() + 20
     while not listening(port) and time.monotonic() < end and q.proc.poll() is None:
         time.sleep(0.1)
@@ -199,6 +199,36 @@ def check_gdb_batch(h):
     if rc is None:
         problems.append("gdb timed out")
     h.record(name, not problems, "; ".join(problems) + " (log: build/test-logs/tools-gdb-batch.log)")
+
+
+def check_gdb_bkl(h):
+    """smpix-bkl names the BKL's owner and depth while a ktest holds it three deep."""
+    name = "tools[gdb smpix-bkl: owner and depth]"
+    if not h.wanted(name):
+        return
+    if not shutil.which("gdb"):
+        return h.skip(name, "gdb is not installed")
+    port = free_port()
+    d = gdb_mirror(target_port=port)
+    q = qemu_halted_with_stub(h, "tools-gdb-bkl", 2, port, append="test=bkl_nests_three_deep")
+    try:
+        cmds = ["break bkl_get_state", "continue", "smpix-bkl", "kill"]
+        argv = ["gdb", "-q", "-nx", "-batch", "-x", ".gdbinit"]
+        for c in cmds:
+            argv += ["-ex", c]
+        rc, out = run_cmd(argv, cwd=d, timeout=90)
+    finally:
+        q.kill()
+        shutil.rmtree(d, ignore_errors=True)
+    log(h, "gdb-bkl", out)
+    want = {
+        "owner is the boot thread at depth 2": r"^BKL held by pid \d+ \(boot\) on CPU \d+, lock_depth 2",
+        "the test's site is listed": r"kernel/tests/bkl_test\.c:\d+ ktest_fn_bkl_nests_three_deep: 1 acquired",
+    }
+    problems = [what for what, p in want.items() if not re.search(p, out, re.M)]
+    if rc is None:
+        problems.append("gdb timed out")
+    h.record(name, not problems, "; ".join(problems) + " (log: build/test-logs/tools-gdb-bkl.log)")
 
 
 def check_make_gdb(h):
@@ -460,6 +490,7 @@ def check_need(h):
 
 def run(h):
     check_gdb_batch(h)
+    check_gdb_bkl(h)
     check_make_gdb(h)
     check_qemu_gdb_pair(h)
     check_make_qemu(h)
