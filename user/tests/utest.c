@@ -428,6 +428,44 @@ static void t_many_forks(void)
 	}
 }
 
+static volatile int cow_counter;
+
+/* One worker: fork and reap children that each write the page we share with them. */
+static int fork_worker(int id)
+{
+	for (int i = 0; i < 25; i++) {
+		int pid = fork(), st;
+
+		if (pid == 0) {
+			cow_counter = id * 100 + i;     /* a COW break in the child */
+			exit(cow_counter == id * 100 + i ? 0 : 1);
+		}
+		if (pid < 0 || waitpid(pid, &st, 0) != pid || st != 0)
+			return 1;
+		cow_counter = i;                        /* and one in the worker */
+	}
+	return cow_counter == 24 ? 0 : 1;
+}
+
+/* Four workers at once, on as many CPUs as there are: fork, COW and reaping in parallel. */
+static void t_parallel_forks(void)
+{
+	int pids[4], st;
+
+	cow_counter = -1;
+	for (int w = 0; w < 4; w++) {
+		pids[w] = fork();
+		if (pids[w] == 0)
+			exit(fork_worker(w + 1));
+		CHECK(pids[w] > 0);
+	}
+	for (int w = 0; w < 4; w++) {
+		CHECK(waitpid(pids[w], &st, 0) == pids[w]);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+	CHECK(cow_counter == -1);       /* nobody's writes reached us */
+}
+
 static void t_stack_aligned(void)
 {
 	CHECK(initial_esp % 16 == 0);
@@ -461,6 +499,7 @@ int main(int argc, char **argv)
 	run("wait_echild", t_wait_echild);
 	run("orphan_adopted", t_orphan_adopted);
 	run("many_forks", t_many_forks);
+	run("parallel_forks", t_parallel_forks);
 	printf("utest: summary %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
