@@ -393,7 +393,7 @@ void mm_activate(struct mm *mm, void *kstack_top)
 		write_cr3(pd);
 }
 
-/* Replaces the scheduler's weak version; the scheduler has already set tss.esp0. */
+/* Called by schedule() for the task it switches to, after it has set tss.esp0. */
 void mm_switch_to(struct task *next)
 {
 	physaddr_t pd = next->mm ? V2P(next->mm->pgdir) : V2P(kernel_pgdir);

@@ -51,6 +51,7 @@ int proc_start_init(const char *path)
 
 	if (!t)
 		return -ENOMEM;
+	task_make_init(t);
 	proc_link(t, NULL);
 	r = exec_kernel(t, path, argv, (const char *const *)envp);
 	if (r < 0) {

@@ -19,6 +19,7 @@
 #include "kernel/atomic.h"
 #include "kernel/lib/format.h"
 #include "kernel/memlayout.h"
+#include "kernel/mm.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/ipi.h"
@@ -179,13 +180,6 @@ static struct task *pick_next(struct runqueue *rq, struct cpu *c)
 	t = list_first_entry(&rq->queue, struct task, run_link);
 	dequeue(rq, t);
 	return t;
-}
-
-/* Weak until user mode exists: kernel threads all use the kernel page directory. */
-__attribute__((weak)) void mm_switch_to(struct task *next)
-{
-	if (read_cr3() != (uint32_t)V2P(kernel_pgdir))
-		write_cr3(V2P(kernel_pgdir));
 }
 
 void schedule(void)

@@ -11,7 +11,8 @@
 /* Protects all_tasks and next_pid. */
 spinlock_t tasks_lock = SPINLOCK_INIT("tasks");
 struct list_head all_tasks = LIST_HEAD_INIT(all_tasks);
-static int next_pid = 1;
+static int next_pid = 2;                /* pid 1 is kept for init, as in Unix */
+static bool init_pid_taken;
 
 void task_set_name(struct task *t, const char *name)
 {
@@ -58,9 +59,24 @@ void task_free(struct task *t)
 		panic("task_free: task %d (%s) is still scheduled", t->pid, t->name);
 	spin_lock_irqsave(&tasks_lock, flags);
 	list_del(&t->all_link);
+	if (t->pid == 1)
+		init_pid_taken = false;
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	pmm_free_pages(V2P(t->kstack), KSTACK_SIZE / PAGE_SIZE);
 	kfree(t);
+}
+
+/* Give t pid 1: the first process, the parent of orphans, whatever ran before it. */
+void task_make_init(struct task *t)
+{
+	uint32_t flags;
+
+	spin_lock_irqsave(&tasks_lock, flags);
+	if (init_pid_taken)
+		panic("task_make_init: pid 1 is already taken");
+	init_pid_taken = true;
+	t->pid = 1;
+	spin_unlock_irqrestore(&tasks_lock, flags);
 }
 
 struct trapframe *task_trapframe(struct task *t)

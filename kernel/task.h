@@ -79,6 +79,8 @@ static inline struct task *current_task(void)
 
 /* A new task: zeroed, with a kernel stack, a pid and state SLEEPING (not yet runnable). */
 struct task *task_alloc(const char *name);
+/* Give t pid 1 (init's); kernel threads and other processes get pids from 2 up. */
+void task_make_init(struct task *t);
 /* Free a task that no CPU runs any more (its kernel stack included). */
 void task_free(struct task *t);
 /* The trapframe at the top of t's kernel stack (where entry from user mode saves registers). */
