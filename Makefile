@@ -55,10 +55,18 @@ UCFLAGS := -m32 -march=i686 -std=gnu11 -O1 -g -static -nostdlib -ffreestanding -
 	-fno-stack-protector -fno-builtin -fno-asynchronous-unwind-tables -nostdinc -isystem $(GCC_INCLUDE) \
 	-I. -Iuser/lib -Wall -Wextra -Werror -Wno-unused-parameter -MMD -MP
 ULIB_OBJS := $(patsubst %,$(BUILD)/%.o,$(wildcard user/lib/*.c user/lib/*.S))
+# The kernel's string functions, printf engine and 64-bit division serve user programs too.
+ULIB_SHARED := kernel/lib/string.c kernel/lib/format.c kernel/lib/div64.c
+ULIB_OBJS += $(patsubst kernel/lib/%.c,$(BUILD)/user/klib/%.c.o,$(ULIB_SHARED))
 UPROG_SRCS := $(wildcard user/bin/*.c user/tests/*.c)
 UPROGS := $(addprefix $(BUILD)/ubin/,$(basename $(notdir $(UPROG_SRCS))))
 
 $(BUILD)/user/%.c.o: user/%.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  UCC     $<")
+	$(Q)$(CC) $(UCFLAGS) -c $< -o $@
+
+$(BUILD)/user/klib/%.c.o: kernel/lib/%.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  UCC     $<")
 	$(Q)$(CC) $(UCFLAGS) -c $< -o $@

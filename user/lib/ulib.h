@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel/lib/format.h"          /* snprintf, vsnprintf: shared with the kernel */
+#include "kernel/lib/string.h"          /* memcpy, strlen, ...: shared with the kernel */
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/signal.h"
 #include "kernel/uapi/unistd.h"
@@ -39,14 +41,7 @@ int sched_getaffinity(int pid, unsigned len, void *mask);
 int clock_gettime(int clock, struct timespec *ts);
 void msleep(int ms);
 
-size_t strlen(const char *s);
-int strcmp(const char *a, const char *b);
-int strncmp(const char *a, const char *b, size_t n);
-void *memset(void *d, int c, size_t n);
-void *memcpy(void *d, const void *s, size_t n);
 int atoi(const char *s);
-int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
-int snprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 extern uint32_t initial_esp;            /* esp at _start (crt0.S) */
