@@ -191,8 +191,12 @@ bool kernel_locked(void)
 /* Rule 2, first half: schedule() calls this, interrupts off, before switching away from prev. */
 void bkl_release_for_switch(struct task *prev)
 {
-	if (prev->lock_depth >= 0)
-		bkl_raw_release();
+	if (prev->lock_depth < 0)
+		return;
+	if (kernel_flag.holder != prev)
+		panic("BKL: task %d (%s) has lock_depth %d but does not hold the lock",
+		      prev->pid, prev->name, prev->lock_depth);
+	bkl_raw_release();
 }
 
 /* Rule 2, second half: a holder that slept takes the lock back before it goes on. */

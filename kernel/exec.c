@@ -18,6 +18,7 @@
 #include "kernel/exec.h"
 
 #include "kernel/elf.h"
+#include "kernel/fpu.h"
 #include "kernel/gdt.h"
 #include "kernel/kheap.h"
 #include "kernel/lib/string.h"
@@ -164,8 +165,11 @@ static int exec_args_into(struct task *t, const char *path, const struct exec_ar
 	/* Past the point of no return: the old program is gone. */
 	old = t->mm;
 	t->mm = mm;
-	if (t == current)
+	fpu_init_state(&t->fpu);
+	if (t == current) {
 		mm_activate(mm, (char *)t->kstack + KSTACK_SIZE);
+		fpu_reset_live();       /* the new program must not see the old one's registers */
+	}
 	mm_destroy(old);
 	set_user_registers(task_trapframe(t), info.entry, esp);
 	task_set_name(t, basename(path));

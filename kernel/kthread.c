@@ -40,8 +40,7 @@ struct task *kthread_create_on_cpu(int (*fn)(void *), void *arg, const char *nam
 		t->cpus_allowed = 1u << cpu;
 		t->cpu = cpu;
 	}
-	sched_place_new_task(t);
-	wake_up_process(t);
+	wake_up_new_task(t);
 	return t;
 }
 

@@ -3,6 +3,7 @@
 #include "kernel/acpi.h"
 #include "kernel/cmdline.h"
 #include "kernel/cpu.h"
+#include "kernel/fpu.h"
 #include "kernel/gdt.h"
 #include "kernel/ktest.h"
 #include "kernel/meminit.h"
@@ -79,6 +80,7 @@ void kmain(uint32_t magic, physaddr_t mbi_phys)
 	printk("cmdline: '%s'%s\n", boot_info.cmdline, kernel_cmdline.truncated ? " (truncated)" : "");
 	multiboot_print_memory_map();
 	mem_init();
+	fpu_init_cpu();
 	acpi_init();
 	sched_init();           /* before the APs start: each enters the scheduler */
 	proc_init();            /* the syscall gate and the fault hooks, before any process */

@@ -386,11 +386,14 @@ out:
 void mm_activate(struct mm *mm, void *kstack_top)
 {
 	physaddr_t pd = mm ? V2P(mm->pgdir) : V2P(kernel_pgdir);
+	/* Interrupts off: a preemption here could move us and set another CPU's esp0. */
+	uint32_t flags = irq_save();
 
 	this_cpu()->tss.esp0 = (uint32_t)kstack_top;
 	/* Always reload: user PTEs are not global, so this also drops stale entries of other mms. */
 	if (mm || read_cr3() != pd)
 		write_cr3(pd);
+	irq_restore(flags);
 }
 
 /* Called by schedule() for the task it switches to, after it has set tss.esp0. */

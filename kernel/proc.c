@@ -60,7 +60,7 @@ int proc_start_init(const char *path)
 	}
 	init_task = t;
 	task_start_in_user_mode(t);
-	wake_up_process(t);
+	wake_up_new_task(t);
 	return t->pid;
 }
 
@@ -90,7 +90,7 @@ int proc_spawn(const char *path, const char *const *argv)
 	proc_link(t, current);
 	task_start_in_user_mode(t);
 	pid = t->pid;
-	wake_up_process(t);
+	wake_up_new_task(t);
 	return pid;
 }
 
@@ -111,10 +111,11 @@ long sys_fork(void)
 	*tf = *task_trapframe(p);
 	tf->eax = 0;                    /* the child sees fork() return 0 */
 	c->cpus_allowed = p->cpus_allowed;
+	fpu_copy_live(&c->fpu);         /* the child starts with the parent's FPU registers */
 	proc_link(c, p);
 	task_start_in_user_mode(c);
 	pid = c->pid;
-	wake_up_process(c);
+	wake_up_new_task(c);
 	return pid;
 }
 

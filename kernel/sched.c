@@ -116,7 +116,7 @@ static void kick_cpu(int cpu)
 /* ---- making tasks runnable -------------------------------------------------- */
 
 /* A task that has never run may start anywhere: pick the least loaded allowed CPU. */
-void sched_place_new_task(struct task *t)
+static void place_new_task(struct task *t)
 {
 	uint32_t allowed = t->cpus_allowed & cpu_online_mask();
 	int best = -1;
@@ -130,42 +130,63 @@ void sched_place_new_task(struct task *t)
 	t->cpu = best < 0 ? this_cpu()->id : best;
 }
 
+/* Wake t; the caller holds the lock of t's run queue (rq == &runqueues[t->cpu]). */
+static bool wake_locked(struct runqueue *rq, struct task *t)
+{
+	if (t->state != TASK_SLEEPING)
+		return false;
+	t->state = TASK_RUNNING;
+	/*
+	 * Still on_rq means it never really left: it had not reached schedule()
+	 * yet, or was preempted on its way to sleep. It simply carries on.
+	 * Otherwise queue it.
+	 */
+	if (!t->on_rq) {
+		enqueue(rq, t);
+		kick_cpu(t->cpu);
+	}
+	return true;
+}
+
 bool wake_up_process(struct task *t)
 {
 	struct runqueue *rq;
 	uint32_t flags;
-	bool woke = false;
+	bool woke;
 
 	flags = irq_save();
 	rq = lock_task_rq(t);
-	if (t->state == TASK_SLEEPING) {
-		t->state = TASK_RUNNING;
-		woke = true;
-		/*
-		 * Still on_rq means it had not got as far as schedule(): it will see
-		 * TASK_RUNNING there and simply carry on. Otherwise queue it.
-		 */
-		if (!t->on_rq) {
-			enqueue(rq, t);
-			kick_cpu(t->cpu);
-		}
-	}
+	woke = wake_locked(rq, t);
 	spin_unlock(&rq->lock);
 	irq_restore(flags);
 	return woke;
 }
 
-/* Called after the switch away from prev is complete (prev is off its stack): move it. */
-static void migrate_switched_out(struct task *prev, int target)
+void wake_up_new_task(struct task *t)
 {
-	struct runqueue *from = &runqueues[prev->cpu], *to = &runqueues[target];
+	struct runqueue *rq;
+	uint32_t flags;
 
-	double_lock(from, to);
-	prev->cpu = target;
-	if (prev->state == TASK_RUNNING)
-		enqueue(to, prev);
-	double_unlock(from, to);
-	kick_cpu(target);
+	if (t->state != TASK_NEW)
+		panic("wake_up_new_task: task %d (%s) is not new", t->pid, t->name);
+	place_new_task(t);      /* nobody else knows t yet: no lock needed for t->cpu */
+	flags = irq_save();
+	rq = lock_task_rq(t);
+	t->state = TASK_RUNNING;
+	enqueue(rq, t);
+	kick_cpu(t->cpu);
+	spin_unlock(&rq->lock);
+	irq_restore(flags);
+}
+
+/* A CPU t may run on, preferring target; -1 if none is online. */
+static int allowed_cpu(struct task *t, int target)
+{
+	uint32_t ok = t->cpus_allowed & cpu_online_mask();
+
+	if (target >= 0 && (ok & (1u << target)))
+		return target;
+	return ok ? __builtin_ctz(ok) : -1;
 }
 
 /* ---- the switch ------------------------------------------------------------------ */
@@ -182,7 +203,13 @@ static struct task *pick_next(struct runqueue *rq, struct cpu *c)
 	return t;
 }
 
-void schedule(void)
+/*
+ * Give up the CPU. A task that is switched out because it was preempted stays
+ * runnable whatever its state says: it may have been stopped half way into
+ * wait_event(), after marking itself asleep but before (or after!) finding
+ * its condition true, and nobody would ever wake it.
+ */
+static void __schedule(bool preempted)
 {
 	struct task *prev, *next;
 	struct runqueue *rq;
@@ -200,10 +227,14 @@ void schedule(void)
 	c->need_resched = false;
 
 	if (prev != c->idle) {
-		if (prev->state != TASK_RUNNING || prev->migrate_to >= 0)
-			prev->on_rq = false;    /* sleeping, exiting, or leaving this CPU */
-		else
+		bool runnable = preempted || prev->state == TASK_RUNNING;
+
+		prev->preempted = preempted;
+		if (!runnable)
+			prev->on_rq = false;    /* sleeping or exiting */
+		else if (prev->migrate_to < 0)
 			enqueue(rq, prev);      /* preempted or yielding: back of the line */
+		/* else: leaving this CPU; still on_rq, so no waker queues it meanwhile */
 	}
 	next = pick_next(rq, c);
 	if (next == prev) {
@@ -221,13 +252,49 @@ void schedule(void)
 	c->curr = next;
 	c->tss.esp0 = next->kstack ? (uint32_t)next->kstack + KSTACK_SIZE : c->tss.esp0;
 	mm_switch_to(next);
+	fpu_switch(&prev->fpu, &next->fpu);
 
 	prev = switch_stacks(&prev->saved_esp, next->saved_esp, prev);
 
-	/* We are the task that was switched out above, running again, maybe much later. */
+	/*
+	 * We are the task that was switched out above, running again, maybe much
+	 * later. No preemption until we hold the BKL again (if we held it): a
+	 * preemption in between would make schedule() release a lock we do not
+	 * hold yet.
+	 */
+	preempt_disable();
 	sched_finish_switch(prev);
 	irq_restore(flags);
 	bkl_reacquire_after_switch(current);
+	preempt_enable();
+}
+
+void schedule(void)
+{
+	__schedule(false);
+}
+
+/* Move prev, just switched out, to CPU target. Called with prev's run-queue lock held; drops it. */
+static void migrate_switched_out(struct runqueue *from, struct task *prev, int target, bool requeue)
+{
+	struct runqueue *to = &runqueues[target];
+
+	/* From now on, wakers look for prev on its new CPU. */
+	prev->cpu = target;
+	__atomic_store_n(&prev->on_cpu, false, __ATOMIC_RELEASE);
+	if (!requeue) {
+		spin_unlock(&from->lock);
+		return;         /* asleep: whoever wakes it queues it over there */
+	}
+	/*
+	 * Runnable but on no queue: nobody else may queue it (wakers see
+	 * TASK_RUNNING or on_rq), steal it or free it, so it is ours to place.
+	 */
+	spin_unlock(&from->lock);
+	spin_lock(&to->lock);
+	enqueue(to, prev);
+	spin_unlock(&to->lock);
+	kick_cpu(target);
 }
 
 /* The second half of every switch, run by the task switched to (see switch.S for new tasks). */
@@ -236,21 +303,28 @@ void sched_finish_switch(struct task *prev)
 	struct cpu *c = this_cpu();
 	struct runqueue *rq = &runqueues[c->id];
 	int target = prev->migrate_to;
-	bool dead = prev->state == TASK_DEAD;
+	enum task_state state = prev->state;
+	bool requeue = prev->preempted || state == TASK_RUNNING;
 	uint64_t now = clock_ns();
 
 	c->curr->switches++;
 	c->curr->last_switch_in_ns = now;
 	prev->runtime_ns += now - prev->last_switch_in_ns;
 	prev->migrate_to = -1;
+	if (target >= 0 && prev != c->idle && state != TASK_ZOMBIE && state != TASK_DEAD) {
+		target = allowed_cpu(prev, target);
+		if (target >= 0 && target != c->id) {
+			migrate_switched_out(rq, prev, target, requeue);
+			return;
+		}
+		if (requeue)
+			enqueue(rq, prev);      /* nowhere else to go after all */
+	}
 	/* From here on another CPU may run prev, or its parent may free it. */
 	__atomic_store_n(&prev->on_cpu, false, __ATOMIC_RELEASE);
 	spin_unlock(&rq->lock);
-
-	if (dead)
+	if (state == TASK_DEAD)
 		task_free(prev);
-	else if (target >= 0)
-		migrate_switched_out(prev, target);
 }
 
 void sched_yield(void)
@@ -260,37 +334,35 @@ void sched_yield(void)
 
 /* ---- the tick, preemption, idle ------------------------------------------------------ */
 
-/* One expired sleeper of this run queue, taken off its list; NULL if none. */
-static struct task *take_expired_sleeper(struct runqueue *rq, uint64_t now)
-{
-	struct list_head *pos;
-	struct task *found = NULL;
-
-	spin_lock(&rq->lock);
-	list_for_each(pos, &rq->sleepers) {
-		struct task *t = list_entry(pos, struct task, sleep_link);
-		if (t->wake_at_ns <= now) {
-			list_del(&t->sleep_link);
-			found = t;
-			break;
-		}
-	}
-	spin_unlock(&rq->lock);
-	return found;
-}
-
 /*
- * Wake them one at a time: a sleep_link is only ever touched under the lock
- * of the run queue whose list it is on, so a sleeper woken early by a signal
- * can unlink itself at any moment without racing with us.
+ * Wake this queue's sleepers whose time has come, under the queue's lock (a
+ * sleep_link is only touched under the lock of the queue whose list it is
+ * on). A sleeper that has moved to another CPU meanwhile is woken there, if
+ * that queue's lock is free right now; otherwise at the next tick.
  */
 static void wake_expired_sleepers(struct runqueue *rq)
 {
+	struct list_head *pos, *tmp;
 	uint64_t now = clock_ns();
-	struct task *t;
 
-	while ((t = take_expired_sleeper(rq, now)) != NULL)
-		wake_up_process(t);
+	spin_lock(&rq->lock);
+	list_for_each_safe(pos, tmp, &rq->sleepers) {
+		struct task *t = list_entry(pos, struct task, sleep_link);
+		struct runqueue *home = &runqueues[t->cpu];
+
+		if (t->wake_at_ns > now)
+			continue;
+		if (home == rq) {
+			list_del(&t->sleep_link);
+			wake_locked(rq, t);
+		} else if (spin_trylock(&home->lock)) {
+			list_del(&t->sleep_link);
+			if (home == &runqueues[t->cpu])
+				wake_locked(home, t);
+			spin_unlock(&home->lock);
+		}
+	}
+	spin_unlock(&rq->lock);
 }
 
 void sched_tick(void)
@@ -316,7 +388,7 @@ static void sched_trap_exit(struct trapframe *tf)
 	if (!(tf->eflags & EFLAGS_IF))
 		return;         /* the interrupted code had interrupts off: not preemptible */
 	sti();
-	schedule();
+	__schedule(true);
 	cli();
 }
 
@@ -377,6 +449,7 @@ static struct task *make_idle_task(struct cpu *c)
 		panic("no memory for CPU %d's idle task", c->id);
 	snprintf(t->name, sizeof(t->name), "idle/%d", c->id);
 	t->state = TASK_RUNNING;
+	fpu_init_state(&t->fpu);
 	t->cpu = c->id;
 	t->cpus_allowed = 1u << c->id;
 	t->on_cpu = true;
@@ -440,6 +513,10 @@ int sched_sleep_ns(uint64_t ns)
 		t->state = TASK_SLEEPING;
 		spin_unlock(&rq->lock);
 		irq_restore(flags);
+		/* A kill between the test above and TASK_SLEEPING found us running: look again. */
+		smp_mb();
+		if (task_should_stop_waiting())
+			t->state = TASK_RUNNING;
 
 		schedule();
 
@@ -479,7 +556,6 @@ int sched_set_affinity(struct task *t, uint32_t mask)
 	struct runqueue *rq;
 	uint32_t flags;
 	int target;
-	bool self_move = false;
 
 	mask &= cpu_online_mask();
 	if (!mask)
@@ -488,28 +564,39 @@ int sched_set_affinity(struct task *t, uint32_t mask)
 	flags = irq_save();
 	rq = lock_task_rq(t);
 	t->cpus_allowed = mask;
-	if (!(mask & (1u << t->cpu))) {
-		if (t->queued) {
+	if (mask & (1u << t->cpu)) {
+		spin_unlock(&rq->lock);
+	} else if (t->queued) {
+		/* Waiting for a CPU it may no longer use: move it to the other queue now. */
+		struct runqueue *to = &runqueues[target];
+		int from_cpu = t->cpu;
+
+		spin_unlock(&rq->lock);
+		double_lock(rq, to);
+		if (t->queued && t->cpu == from_cpu && !(t->cpus_allowed & (1u << from_cpu))) {
 			dequeue(rq, t);
-			t->on_rq = false;
-			t->migrate_to = -1;
-			spin_unlock(&rq->lock);
-			migrate_switched_out(t, target);        /* not running: safe to move now */
-			irq_restore(flags);
-			return 0;
-		} else if (t->on_cpu) {
-			t->migrate_to = target;                 /* moved once it is switched out */
-			self_move = t == current;
-			if (!self_move)
-				cpus[t->cpu].need_resched = true;
-		} else {
-			t->cpu = target;                        /* asleep: wakes up over there */
+			t->cpu = target;
+			enqueue(to, t);
+			kick_cpu(target);
 		}
+		double_unlock(rq, to);
+	} else if (t->on_cpu) {
+		t->migrate_to = target;         /* moved once it is switched out */
+		if (t != current)
+			cpus[t->cpu].need_resched = true;
+		spin_unlock(&rq->lock);
+	} else {
+		t->cpu = target;                /* asleep: wakes up over there */
+		spin_unlock(&rq->lock);
 	}
-	spin_unlock(&rq->lock);
 	irq_restore(flags);
-	if (self_move)
+	/* Moving ourselves: switch out until we run on an allowed CPU. */
+	while (t == current && !(t->cpus_allowed & (1u << cpu_id()))) {
+		flags = irq_save();
+		t->migrate_to = allowed_cpu(t, target);
+		irq_restore(flags);
 		schedule();
+	}
 	return 0;
 }
 

@@ -30,8 +30,8 @@ uint32_t cpu_online_mask(void);
 struct task *kthread_create(int (*fn)(void *), void *arg, const char *name);
 /* Create and bind to one CPU before it first runs. */
 struct task *kthread_create_on_cpu(int (*fn)(void *), void *arg, const char *name, int cpu);
-/* Choose the CPU a task that has never run starts on (least loaded it may use). */
-void sched_place_new_task(struct task *t);
+/* Start a task made by task_alloc(), once it is complete: on the least loaded CPU it may use. */
+void wake_up_new_task(struct task *t);
 /* End the current kernel thread (or, for a process, used by exit after cleanup). */
 void task_exit_final(void) __noreturn;
 

@@ -11,6 +11,7 @@
 #include "kernel/atomic.h"
 #include "kernel/cmdline.h"
 #include "kernel/cpu.h"
+#include "kernel/fpu.h"
 #include "kernel/gdt.h"
 #include "kernel/ioapic.h"
 #include "kernel/ipi.h"
@@ -78,6 +79,7 @@ static void __noreturn ap_main(struct cpu *c)
 	gdt_init_cpu(c);                /* first: this_cpu() and so spinlocks need %gs */
 	idt_load();
 	vm_init_ap();
+	fpu_init_cpu();
 	lapic_init();
 	c->apic_id = lapic_id();
 	timer_start_this_cpu();

@@ -33,7 +33,8 @@ struct task *task_alloc(const char *name)
 		return NULL;
 	}
 	t->kstack = P2V(stack);
-	t->state = TASK_SLEEPING;
+	fpu_init_state(&t->fpu);
+	t->state = TASK_NEW;             /* a kill() cannot wake it half built */
 	t->lock_depth = -1;             /* does not hold the BKL */
 	t->cpus_allowed = CPU_MASK_ALL;
 	t->migrate_to = -1;
@@ -93,7 +94,8 @@ struct task *task_find(int pid)
 	spin_lock_irqsave(&tasks_lock, flags);
 	list_for_each(pos, &all_tasks) {
 		struct task *t = list_entry(pos, struct task, all_link);
-		if (t->pid == pid && t->state != TASK_DEAD) {
+		/* Processes only: a kernel thread may be freed the moment it exits. */
+		if (t->pid == pid && t->mm && t->state != TASK_DEAD && t->state != TASK_NEW) {
 			found = t;
 			break;
 		}

@@ -3,6 +3,7 @@
 #define KERNEL_TASK_H
 
 #include "kernel/cpu.h"
+#include "kernel/fpu.h"
 #include "kernel/list.h"
 #include "kernel/types.h"
 #include "kernel/waitqueue.h"
@@ -16,6 +17,7 @@
  * CPU right now (on_cpu says which). Only the task itself leaves TASK_RUNNING.
  */
 enum task_state {
+	TASK_NEW,               /* being built: nothing may wake it until wake_up_new_task() */
 	TASK_RUNNING,           /* runnable: queued, or running (on_cpu) */
 	TASK_SLEEPING,          /* waiting for a wake_up_process() */
 	TASK_ZOMBIE,            /* exited; its parent has not collected it yet */
@@ -37,6 +39,7 @@ struct task {
 	uint32_t cpus_allowed;          /* affinity: bit n set = may run on CPU n */
 	struct list_head run_link;      /* on its CPU's run queue while waiting for the CPU */
 	bool on_rq;                     /* counted by a run queue: queued or running */
+	bool preempted;                 /* its last switch-out was a preemption, not a sleep */
 	bool queued;                    /* linked on run_link */
 	volatile bool on_cpu;           /* executing, or still switching out: its stack is in use */
 	int migrate_to;                 /* -1, or the CPU to move to once switched out (affinity) */
@@ -56,6 +59,7 @@ struct task {
 	struct bkl_site *bkl_site;      /* where its outermost lock_kernel() was */
 
 	void *kstack;                   /* KSTACK_SIZE bytes; the task's trapframe sits at its top */
+	struct fpu_state fpu;           /* its x87 registers while it is switched out (fpu.c) */
 	struct list_head all_link;      /* on the list of every task (task.c) */
 
 	/* ---- process fields (kernel/proc.c, kernel/exec.c, kernel/signal.c) ---- */
@@ -70,14 +74,21 @@ struct task {
 	bool exited;                    /* exit_status is final: a zombie for its parent to reap */
 };
 
-/* The task running on this CPU. */
+/*
+ * The task running on this CPU, read with ONE instruction: "find my CPU, then
+ * read its curr" in two steps could be preempted in between and moved to
+ * another CPU, returning the task that now runs on the old one.
+ */
 static inline struct task *current_task(void)
 {
-	return this_cpu()->curr;
+	struct task *t;
+
+	__asm__ volatile("movl %%gs:%c1, %0" : "=r"(t) : "i"(offsetof(struct cpu, curr)));
+	return t;
 }
 #define current current_task()
 
-/* A new task: zeroed, with a kernel stack, a pid and state SLEEPING (not yet runnable). */
+/* A new task: zeroed, with a kernel stack, a pid and state TASK_NEW (see wake_up_new_task()). */
 struct task *task_alloc(const char *name);
 /* Give t pid 1 (init's); kernel threads and other processes get pids from 2 up. */
 void task_make_init(struct task *t);
@@ -91,7 +102,7 @@ struct trapframe *task_trapframe(struct task *t);
  * (or a forked child) starts.
  */
 void task_start_in_user_mode(struct task *t);
-/* Find a task by pid (NULL if none); for kill(). */
+/* Find a process (not a kernel thread) by pid, NULL if none; for kill() and affinity. */
 struct task *task_find(int pid);
 void task_set_name(struct task *t, const char *name);
 

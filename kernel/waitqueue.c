@@ -1,6 +1,7 @@
 /* Wait queues: sleep until a condition holds, without losing a wakeup (rule in waitqueue.h). */
 #include "kernel/waitqueue.h"
 
+#include "kernel/atomic.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
 
@@ -21,6 +22,8 @@ void prepare_to_wait(struct wait_queue *wq, struct waiter *w)
 	/* Marked sleeping while on the queue: a wake_up() from now on will find us. */
 	current->state = TASK_SLEEPING;
 	spin_unlock_irqrestore(&wq->lock, flags);
+	/* The caller's test of its condition must not be done before the state store is seen. */
+	smp_mb();
 }
 
 void finish_wait(struct wait_queue *wq, struct waiter *w)

@@ -473,6 +473,32 @@ static void t_stack_aligned(void)
 	CHECK(initial_esp > 0xB0000000 && initial_esp < 0xC0000000);
 }
 
+/* A child that leaves the FPU full of its own values and a different rounding mode. */
+static void fpu_scribble(void)
+{
+	uint16_t cw = 0x0C7F;           /* single precision, round toward zero */
+	long long junk = 0x1111111111111111LL;
+
+	__asm__ volatile("fninit; fldcw %0; fildll %1; fildll %1; fildll %1" : : "m"(cw), "m"(junk));
+	sched_yield();
+}
+
+/* Each process has its own x87 registers: children scribbling on theirs leave ours alone. */
+static void t_fpu_isolation(void)
+{
+	long long mine = 0x0123456789ABCDEFLL, back = 0;
+	uint16_t cw_before, cw_after;
+
+	__asm__ volatile("fninit; fildll %0" : : "m"(mine));
+	__asm__ volatile("fnstcw %0" : "=m"(cw_before));
+	for (int i = 0; i < 4; i++)
+		CHECK(in_child(fpu_scribble) == 0);
+	__asm__ volatile("fnstcw %0" : "=m"(cw_after));
+	__asm__ volatile("fistpll %0" : "=m"(back));
+	CHECK(back == mine);
+	CHECK(cw_after == cw_before);
+}
+
 int main(int argc, char **argv)
 {
 	printf("utest: starting as pid %d\n", getpid());
@@ -501,6 +527,7 @@ int main(int argc, char **argv)
 	run("orphan_adopted", t_orphan_adopted);
 	run("many_forks", t_many_forks);
 	run("parallel_forks", t_parallel_forks);
+	run("fpu_isolation", t_fpu_isolation);
 	printf("utest: summary %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
