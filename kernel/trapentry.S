@@ -22,6 +22,7 @@ trap_stubs:
 	.endr
 
 trap_common:
+	cld                             /* C code assumes the direction flag clear; user mode may set it */
 	pushl %ds
 	pushl %es
 	pushl %fs
