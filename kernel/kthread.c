@@ -2,6 +2,7 @@
 #include "kernel/kthread.h"
 
 #include "kernel/panic.h"
+#include "kernel/proc.h"
 #include "kernel/sched.h"
 
 struct kthread_start_frame {
@@ -55,6 +56,7 @@ void kthread_exit(int code)
 
 	if (t->lock_depth >= 0)
 		panic("kthread %s exited holding the BKL (depth %d)", t->name, t->lock_depth);
+	proc_orphan_children(t);
 	t->exit_status = code;
 	task_exit_final();
 }

@@ -141,6 +141,17 @@ static void reparent_children(struct task *t)
 		wake_up(&init_task->child_exit);
 }
 
+void proc_orphan_children(struct task *t)
+{
+	uint32_t flags;
+
+	if (!t->children.next || list_empty(&t->children))
+		return;         /* never had children (its family fields are still zeroed) */
+	spin_lock_irqsave(&proc_lock, flags);
+	reparent_children(t);
+	spin_unlock_irqrestore(&proc_lock, flags);
+}
+
 void proc_exit(int status)
 {
 	struct task *t = current;

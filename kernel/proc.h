@@ -27,6 +27,8 @@ int proc_spawn(const char *path, const char *const *argv);
 int proc_wait(int pid, int *status);
 /* End the current process with wait status `status` (W_EXITCODE form). */
 void proc_exit(int status) __noreturn;
+/* A kernel thread that exits hands its children (proc_spawn) to init, like a process. */
+void proc_orphan_children(struct task *t);
 /* On the way back to user mode: a process that was killed exits here. */
 void proc_return_to_user(struct trapframe *tf);
 

@@ -1,7 +1,9 @@
 /* Self-tests of processes started from the kernel: exit status, fault deaths, no leaked frames. */
+#include "kernel/kheap.h"
 #include "kernel/ktest.h"
 #include "kernel/pmm.h"
 #include "kernel/proc.h"
+#include "kernel/sched.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/signal.h"
 #include "kernel/uapi/wait.h"
@@ -50,4 +52,35 @@ KTEST(proc_fork_exit_frees_every_frame)
 	KT_ASSERT_EQ(run_helper(argv, &status), 0);
 	KT_ASSERT_EQ(status, 0);
 	KT_ASSERT_EQ(pmm_free_count(), before);
+}
+
+/* A kernel thread that starts a process and exits without waiting: the orphan must not leak. */
+static int spawn_and_leave(void *unused)
+{
+	const char *const argv[] = { "uhelper", "exit", "0", NULL };
+
+	proc_spawn("/bin/uhelper", argv);
+	return 0;
+}
+
+static unsigned long frames_in_hand(void)
+{
+	struct kheap_stats st;
+
+	kheap_get_stats(&st);
+	return pmm_free_count() + st.pages_in_use;
+}
+
+KTEST(proc_orphan_of_exited_kthread_is_freed)
+{
+	unsigned long before, after = 0;
+
+	sched_sleep_ns(20 * 1000 * 1000);
+	before = frames_in_hand();
+	KT_ASSERT(kthread_create(spawn_and_leave, NULL, "spawner") != NULL);
+	for (int i = 0; i < 100 && after != before; i++) {
+		sched_sleep_ns(10 * 1000 * 1000);
+		after = frames_in_hand();
+	}
+	KT_ASSERT_EQ(after, before);
 }
