@@ -3,6 +3,8 @@
 #define KERNEL_TESTS_KTEST_THREADS_H
 
 #include "kernel/atomic.h"
+#include "kernel/kheap.h"
+#include "kernel/pmm.h"
 #include "kernel/sched.h"
 #include "kernel/waitqueue.h"
 
@@ -46,6 +48,19 @@ static inline void group_wait(struct thread_group *g)
 static inline int last_online_cpu(void)
 {
 	return 31 - __builtin_clz(cpu_online_mask());
+}
+
+/*
+ * Frames the allocator still has plus those the heap keeps cached: constant
+ * across work that frees everything it allocated (the heap does not give
+ * pages back, so free frames alone would not be).
+ */
+static inline unsigned long frames_in_hand(void)
+{
+	struct kheap_stats st;
+
+	kheap_get_stats(&st);
+	return pmm_free_count() + st.pages_in_use;
 }
 
 #endif

@@ -4,6 +4,7 @@
 #include "kernel/pmm.h"
 #include "kernel/proc.h"
 #include "kernel/sched.h"
+#include "kernel/tests/ktest_threads.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/signal.h"
 #include "kernel/uapi/wait.h"
@@ -61,14 +62,6 @@ static int spawn_and_leave(void *unused)
 
 	proc_spawn("/bin/uhelper", argv);
 	return 0;
-}
-
-static unsigned long frames_in_hand(void)
-{
-	struct kheap_stats st;
-
-	kheap_get_stats(&st);
-	return pmm_free_count() + st.pages_in_use;
 }
 
 KTEST(proc_orphan_of_exited_kthread_is_freed)

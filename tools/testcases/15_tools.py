@@ -163,6 +163,30 @@ def gdb_mirror(target_port=None):
 
 # ---------------------------------------------------------------------------
 
+def gdb_batch(h, logname, cpus, cmds, append="", timeout=60):
+    """Run gdb in batch mode with the repo's .gdbinit against a halted QEMU; (rc, output)."""
+    port = free_port()
+    d = gdb_mirror(target_port=port)
+    q = qemu_halted_with_stub(h, "tools-" + logname, cpus, port, append=append)
+    try:
+        argv = ["gdb", "-q", "-nx", "-batch", "-x", ".gdbinit"]
+        for c in cmds:
+            argv += ["-ex", c]
+        rc, out = run_cmd(argv, cwd=d, timeout=timeout)
+    finally:
+        q.kill()
+        shutil.rmtree(d, ignore_errors=True)
+    log(h, logname, out)
+    return rc, out
+
+
+def gdb_check(h, name, logname, rc, out, want, extra_problems=()):
+    problems = [what for what, p in want.items() if not re.search(p, out, re.M)] + list(extra_problems)
+    if rc is None:
+        problems.append("gdb timed out")
+    h.record(name, not problems, "; ".join(problems) + f" (log: build/test-logs/tools-{logname}.log)")
+
+
 def check_gdb_batch(h):
     """gdb in batch mode with the repo's .gdbinit: break kmain, source lines, 2 vCPUs, bt, helper."""
     name = "tools[gdb .gdbinit: kmain, source, threads, bt, smpix-cpus]"
@@ -170,20 +194,9 @@ def check_gdb_batch(h):
         return
     if not shutil.which("gdb"):
         return h.skip(name, "gdb is not installed")
-    port = free_port()
-    d = gdb_mirror(target_port=port)
-    q = qemu_halted_with_stub(h, "tools-gdb-batch", 2, port)
-    try:
-        cmds = ["break kmain", "continue", "info line", "list kmain", "info threads", "bt",
-                "break acpi_init", "continue", "smpix-cpus", "kill"]
-        argv = ["gdb", "-q", "-nx", "-batch", "-x", ".gdbinit"]
-        for c in cmds:
-            argv += ["-ex", c]
-        rc, out = run_cmd(argv, cwd=d, timeout=60)
-    finally:
-        q.kill()
-        shutil.rmtree(d, ignore_errors=True)
-    log(h, "gdb-batch", out)
+    rc, out = gdb_batch(h, "gdb-batch", 2, ["break kmain", "continue", "info line", "list kmain",
+                                            "info threads", "bt", "break acpi_init", "continue",
+                                            "smpix-cpus", "kill"])
     want = {
         ".gdbinit ran to the end (connected)": r"^smpix: connected",
         "stopped at kmain in kernel/main.c": r"Breakpoint 1, kmain \([^)]*\)\s+at kernel/main\.c:\d+",
@@ -192,13 +205,11 @@ def check_gdb_batch(h):
         "bt: kmain called from boot_high": r"#0\s+kmain \([^)]*\)[^#]*\n#1\s+0x[0-9a-f]+ in boot_high",
         "smpix-cpus prints cpu 0 with its self pointer": r"^cpu 0: self=0xc0[0-9a-f]+ id=0",
     }
-    problems = [what for what, p in want.items() if not re.search(p, out, re.M)]
     threads = re.findall(r"Thread 1\.\d+ \(CPU#(\d+)", out)
+    extra = []
     if sorted(set(threads)) != ["0", "1"]:
-        problems.append(f"info threads should show 2 vCPU threads (-smp 2), saw CPUs {threads}")
-    if rc is None:
-        problems.append("gdb timed out")
-    h.record(name, not problems, "; ".join(problems) + " (log: build/test-logs/tools-gdb-batch.log)")
+        extra.append(f"info threads should show 2 vCPU threads (-smp 2), saw CPUs {threads}")
+    gdb_check(h, name, "gdb-batch", rc, out, want, extra)
 
 
 def check_gdb_bkl(h):
@@ -208,27 +219,13 @@ def check_gdb_bkl(h):
         return
     if not shutil.which("gdb"):
         return h.skip(name, "gdb is not installed")
-    port = free_port()
-    d = gdb_mirror(target_port=port)
-    q = qemu_halted_with_stub(h, "tools-gdb-bkl", 2, port, append="test=bkl_nests_three_deep")
-    try:
-        cmds = ["break bkl_get_state", "continue", "smpix-bkl", "kill"]
-        argv = ["gdb", "-q", "-nx", "-batch", "-x", ".gdbinit"]
-        for c in cmds:
-            argv += ["-ex", c]
-        rc, out = run_cmd(argv, cwd=d, timeout=90)
-    finally:
-        q.kill()
-        shutil.rmtree(d, ignore_errors=True)
-    log(h, "gdb-bkl", out)
+    rc, out = gdb_batch(h, "gdb-bkl", 2, ["break bkl_get_state", "continue", "smpix-bkl", "kill"],
+                        append="test=bkl_nests_three_deep", timeout=90)
     want = {
         "owner is the boot thread at depth 2": r"^BKL held by pid \d+ \(boot\) on CPU \d+, lock_depth 2",
         "the test's site is listed": r"kernel/tests/bkl_test\.c:\d+ ktest_fn_bkl_nests_three_deep: 1 acquired",
     }
-    problems = [what for what, p in want.items() if not re.search(p, out, re.M)]
-    if rc is None:
-        problems.append("gdb timed out")
-    h.record(name, not problems, "; ".join(problems) + " (log: build/test-logs/tools-gdb-bkl.log)")
+    gdb_check(h, name, "gdb-bkl", rc, out, want)
 
 
 def check_make_gdb(h):
