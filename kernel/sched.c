@@ -277,7 +277,7 @@ void schedule(void)
 /* Move prev, just switched out, to CPU target. Called with prev's run-queue lock held; drops it. */
 static void migrate_switched_out(struct runqueue *from, struct task *prev, int target, bool requeue)
 {
-	struct runqueue *to = &runqueues[target];
+	struct runqueue *to;
 
 	/* From now on, wakers look for prev on its new CPU. */
 	prev->cpu = target;
@@ -289,10 +289,13 @@ static void migrate_switched_out(struct runqueue *from, struct task *prev, int t
 	/*
 	 * Runnable but on no queue: nobody else may queue it (wakers see
 	 * TASK_RUNNING or on_rq), steal it or free it, so it is ours to place.
+	 * An affinity change may move it again meanwhile: queue it wherever
+	 * its cpu field says under that queue's lock.
 	 */
 	spin_unlock(&from->lock);
-	spin_lock(&to->lock);
+	to = lock_task_rq(prev);
 	enqueue(to, prev);
+	target = prev->cpu;
 	spin_unlock(&to->lock);
 	kick_cpu(target);
 }
@@ -356,9 +359,10 @@ static void wake_expired_sleepers(struct runqueue *rq)
 			list_del(&t->sleep_link);
 			wake_locked(rq, t);
 		} else if (spin_trylock(&home->lock)) {
-			list_del(&t->sleep_link);
-			if (home == &runqueues[t->cpu])
+			if (home == &runqueues[t->cpu]) {
+				list_del(&t->sleep_link);
 				wake_locked(home, t);
+			}
 			spin_unlock(&home->lock);
 		}
 	}
@@ -387,9 +391,22 @@ static void sched_trap_exit(struct trapframe *tf)
 		return;
 	if (!(tf->eflags & EFLAGS_IF))
 		return;         /* the interrupted code had interrupts off: not preemptible */
+	/*
+	 * Interrupts are on while we switch (see below), so another interrupt
+	 * can arrive on our way into or out of __schedule() and end up here
+	 * again, on the same stack. Without this flag every such interrupt
+	 * nests one level deeper: enough of them overflowed an idle task's
+	 * stack on a loaded host. Now the nested one just returns.
+	 */
+	if (c->curr->in_preempt)
+		return;
+	struct task *t = c->curr;
+
+	t->in_preempt = true;
 	sti();
 	__schedule(true);
 	cli();
+	t->in_preempt = false;
 }
 
 /* An idle CPU takes a waiting task from the busiest other queue that allows it. */
@@ -585,8 +602,11 @@ int sched_set_affinity(struct task *t, uint32_t mask)
 		if (t != current)
 			cpus[t->cpu].need_resched = true;
 		spin_unlock(&rq->lock);
-	} else {
+	} else if (!t->on_rq) {
 		t->cpu = target;                /* asleep: wakes up over there */
+		spin_unlock(&rq->lock);
+	} else {
+		t->migrate_to = target;         /* being moved right now: move again at its next switch */
 		spin_unlock(&rq->lock);
 	}
 	irq_restore(flags);

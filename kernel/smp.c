@@ -29,6 +29,9 @@
 #include "kernel/vm.h"
 #include "kernel/x86.h"
 
+#define CR0_NW 0x20000000       /* not write-through */
+#define CR0_CD 0x40000000       /* cache disable */
+
 #define TRAMP_PA        0x8000          /* below 1 MiB, page-aligned: SIPI vector 0x08 */
 #define AP_STACK_PAGES  (KSTACK_SIZE / PAGE_SIZE)
 #define AP_START_MS     1000            /* how long an AP may take to say it is online */
@@ -78,6 +81,8 @@ static void __noreturn ap_main(struct cpu *c)
 {
 	gdt_init_cpu(c);                /* first: this_cpu() and so spinlocks need %gs */
 	idt_load();
+	/* An AP comes out of INIT with its caches disabled (CR0.CD and NW set): turn them on. */
+	write_cr0(read_cr0() & ~(CR0_CD | CR0_NW));
 	vm_init_ap();
 	fpu_init_cpu();
 	lapic_init();
