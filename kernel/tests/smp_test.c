@@ -269,3 +269,25 @@ KTEST_CRASH(smp_panic_stops_others)
 	mdelay(100);
 	panic("deliberate panic with %d CPUs online", smp_online_count());
 }
+
+/* Every CPU runs with its caches on (an AP comes out of INIT with CR0.CD and NW set). */
+static volatile uint32_t cr0_seen[MAX_CPUS];
+
+static void record_cr0(void *unused)
+{
+	cr0_seen[cpu_id()] = read_cr0();
+}
+
+KTEST(smp_every_cpu_has_caches_on)
+{
+	for (int i = 0; i < MAX_CPUS; i++)
+		cr0_seen[i] = 0xFFFFFFFF;
+	smp_call_function_all_others(record_cr0, NULL, true);
+	record_cr0(NULL);
+	for (int i = 0; i < ncpus; i++) {
+		if (!cpus[i].online)
+			continue;
+		KT_ASSERT(cr0_seen[i] != 0xFFFFFFFF);
+		KT_ASSERT_EQ(cr0_seen[i] & 0x60000000, 0);     /* CD | NW */
+	}
+}
