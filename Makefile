@@ -24,7 +24,8 @@ KCFLAGS := -m32 -march=i686 -std=gnu11 -O1 -g \
 KLDFLAGS := -m elf_i386 -nostdlib -z noexecstack --no-warn-rwx-segments
 
 KSRCS := $(wildcard boot/*.S) \
-	$(wildcard kernel/*.c kernel/*.S kernel/lib/*.c kernel/tests/*.c) \
+	$(wildcard kernel/*.c kernel/*.S kernel/x86/*.c kernel/x86/*.S kernel/mm/*.c kernel/mm/*.S \
+		kernel/lib/*.c kernel/tests/*.c) \
 	$(wildcard drivers/*.c drivers/*.S fs/*.c)
 KOBJS := $(patsubst %,$(BUILD)/%.o,$(KSRCS))
 

@@ -6,7 +6,7 @@
  * We are linked high (0xC0100000) but loaded low (0x00100000), so until paging
  * is on every address we touch must be translated with V2P().
  */
-#include "kernel/memlayout.h"
+#include "kernel/mm/memlayout.h"
 
 #define MB_MAGIC     0x1BADB002
 #define MB_PAGE_ALIGN (1 << 0)    /* modules on page boundaries */

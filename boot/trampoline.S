@@ -2,7 +2,7 @@
  * The AP trampoline: where an application processor starts after a SIPI.
  *
  * It is assembled into the kernel (.rodata) and copied to TRAMP_PA (below
- * 1 MiB) by kernel/smp.c. A Startup IPI with vector TRAMP_PA >> 12 starts the
+ * 1 MiB) by kernel/x86/smp.c. A Startup IPI with vector TRAMP_PA >> 12 starts the
  * CPU in real mode at CS:IP = (TRAMP_PA >> 4):0000. Every address here is
  * therefore written relative to trampoline_start (REL), and the parameters
  * the BSP fills in live at the end, in struct trampoline_params (smp.c).
@@ -14,7 +14,7 @@
  *  - start: protected mode, the boot page directory (identity + high map,
  *    4 MiB pages), the stack the BSP gave, then call entry(arg) high up.
  */
-#include "kernel/memlayout.h"
+#include "kernel/mm/memlayout.h"
 
 #define TRAMP_PA 0x8000
 #define REL(x) ((x) - trampoline_start)
@@ -94,7 +94,7 @@ tramp_gdtdesc:
 	.word 3 * 8 - 1
 	.long ABS(tramp_gdt)
 
-/* struct trampoline_params: keep in step with kernel/smp.c. */
+/* struct trampoline_params: keep in step with kernel/x86/smp.c. */
 .p2align 2
 .globl trampoline_params
 trampoline_params:

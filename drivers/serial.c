@@ -2,11 +2,9 @@
 #include "drivers/serial.h"
 
 #include "kernel/atomic.h"
-#include "kernel/ioapic.h"
-#include "kernel/lapic.h"
+#include "kernel/irq.h"
 #include "kernel/spinlock.h"
-#include "kernel/trap.h"
-#include "kernel/x86.h"
+#include "kernel/x86/x86.h"
 
 #define COM1 0x3F8
 #define REG_DATA  0     /* receive / transmit buffer (DLAB=0) */
@@ -102,7 +100,7 @@ static void ring_put(char c)
 }
 
 /* IRQ4: drain the UART's FIFO, to the input handler if one is set, else into the ring. */
-static void serial_interrupt(struct trapframe *tf)
+static void serial_interrupt(int irq)
 {
 	void (*fn)(char) = READ_ONCE(input_handler);
 	int c;
@@ -113,15 +111,13 @@ static void serial_interrupt(struct trapframe *tf)
 		else
 			ring_put((char)c);
 	}
-	lapic_eoi();
 }
 
 void serial_enable_irq(void)
 {
 	if (!serial_present)
 		return;
-	trap_set_handler(T_IRQ0 + IRQ_SERIAL, serial_interrupt);
-	if (ioapic_route_irq(IRQ_SERIAL, T_IRQ0 + IRQ_SERIAL, 0) != 0)
+	if (irq_request(IRQ_SERIAL, serial_interrupt, "serial") != 0)
 		return;
 	irq_enabled = true;
 	outb(COM1 + REG_IER, IER_RX);

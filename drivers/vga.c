@@ -2,9 +2,9 @@
 #include "drivers/vga.h"
 
 #include "kernel/lib/string.h"
-#include "kernel/memlayout.h"
+#include "kernel/mm/memlayout.h"
 #include "kernel/types.h"
-#include "kernel/x86.h"
+#include "kernel/x86/x86.h"
 
 #define VGA_PHYS 0xB8000
 #define COLS 80

@@ -49,7 +49,7 @@
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
 #include "kernel/task.h"
-#include "kernel/x86.h"
+#include "kernel/x86/x86.h"
 
 /*
  * The lock itself: a ticket lock of its own rather than a spinlock_t, because

@@ -1,8 +1,8 @@
 /* read() and write() until the VFS exists: fds 1 and 2 write to the console, nothing reads. */
 #include "kernel/lib/string.h"
+#include "kernel/mm/uaccess.h"
 #include "kernel/printk.h"
 #include "kernel/syscalls.h"
-#include "kernel/uaccess.h"
 #include "kernel/uapi/errno.h"
 
 #define CONIO_CHUNK 256

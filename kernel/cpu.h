@@ -1,9 +1,12 @@
-/* Per-CPU data: one struct cpu per processor, found in O(1) through %gs. */
+/*
+ * Per-CPU data: one struct cpu per processor, found in O(1) through %gs.
+ * In kernel/, not kernel/x86/: the scheduler, locks and statistics are per CPU on any machine.
+ */
 #ifndef KERNEL_CPU_H
 #define KERNEL_CPU_H
 
-#include "kernel/gdt.h"
 #include "kernel/types.h"
+#include "kernel/x86/gdt.h"
 
 #define MAX_CPUS 16
 #define MAX_HELD_LOCKS 8

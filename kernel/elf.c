@@ -5,7 +5,7 @@
  */
 #include "kernel/elf.h"
 
-#include "kernel/mm.h"
+#include "kernel/mm/mm.h"
 #include "kernel/uapi/errno.h"
 
 static int check_ehdr(const struct elf32_ehdr *eh, size_t size)

@@ -18,19 +18,19 @@
 #include "kernel/exec.h"
 
 #include "kernel/elf.h"
-#include "kernel/fpu.h"
-#include "kernel/gdt.h"
-#include "kernel/kheap.h"
 #include "kernel/lib/string.h"
-#include "kernel/mm.h"
+#include "kernel/mm/kheap.h"
+#include "kernel/mm/mm.h"
+#include "kernel/mm/uaccess.h"
 #include "kernel/syscalls.h"
 #include "kernel/task.h"
-#include "kernel/trap.h"
-#include "kernel/uaccess.h"
 #include "kernel/uapi/auxv.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/userprog.h"
-#include "kernel/x86.h"
+#include "kernel/x86/fpu.h"
+#include "kernel/x86/gdt.h"
+#include "kernel/x86/trap.h"
+#include "kernel/x86/x86.h"
 
 #define NAUX 8                          /* auxv pairs we write, AT_NULL included */
 

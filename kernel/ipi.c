@@ -4,19 +4,21 @@
  * target copies fn and arg out, frees the slot, runs fn and publishes the
  * sequence number of the call it finished, which is what a waiting caller
  * watches. The stop IPI halts every other CPU when one panics.
+ * In kernel/, not kernel/x86/: "run this on that CPU" is a core SMP concept;
+ * only lapic_send_ipi() and lapic_eoi() are the PC's way of doing it.
  */
 #include "kernel/ipi.h"
 
 #include "kernel/atomic.h"
 #include "kernel/cpu.h"
-#include "kernel/uapi/errno.h"
-#include "kernel/lapic.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
 #include "kernel/timer.h"
-#include "kernel/trap.h"
-#include "kernel/x86.h"
+#include "kernel/uapi/errno.h"
+#include "kernel/x86/lapic.h"
+#include "kernel/x86/trap.h"
+#include "kernel/x86/x86.h"
 
 #define STOP_IPI_WAIT_MS 100           /* CPUs with interrupts on answer at once */
 #define STOP_NMI_WAIT_MS 1000          /* last chance; generous for vCPUs the host is not running */

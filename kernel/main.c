@@ -1,22 +1,22 @@
 /* kmain: the boot CPU's path from the Multiboot entry to a running system. */
 #include "drivers/serial.h"
-#include "kernel/acpi.h"
 #include "kernel/cmdline.h"
 #include "kernel/cpu.h"
-#include "kernel/fpu.h"
-#include "kernel/gdt.h"
 #include "kernel/ktest.h"
-#include "kernel/meminit.h"
+#include "kernel/mm/meminit.h"
 #include "kernel/multiboot.h"
-#include "kernel/power.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/proc.h"
 #include "kernel/sched.h"
-#include "kernel/smp.h"
-#include "kernel/trap.h"
 #include "kernel/version.h"
-#include "kernel/x86.h"
+#include "kernel/x86/acpi.h"
+#include "kernel/x86/fpu.h"
+#include "kernel/x86/gdt.h"
+#include "kernel/x86/power.h"
+#include "kernel/x86/smp.h"
+#include "kernel/x86/trap.h"
+#include "kernel/x86/x86.h"
 
 struct cpu cpus[MAX_CPUS];
 int ncpus = 1;
@@ -85,6 +85,7 @@ void kmain(uint32_t magic, physaddr_t mbi_phys)
 	sched_init();           /* before the APs start: each enters the scheduler */
 	proc_init();            /* the syscall gate and the fault hooks, before any process */
 	smp_init();             /* APICs, timers, IOAPIC routing, the other CPUs */
+	serial_enable_irq();    /* input by interrupt, now that lines can be routed */
 	sti();                  /* the BSP takes interrupts from here on */
 
 	if (!kthread_create(boot_thread, NULL, "boot"))

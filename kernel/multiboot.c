@@ -3,7 +3,7 @@
 
 #include "kernel/cmdline.h"
 #include "kernel/lib/string.h"
-#include "kernel/memlayout.h"
+#include "kernel/mm/memlayout.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 

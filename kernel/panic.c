@@ -3,10 +3,10 @@
 
 #include "kernel/cpu.h"
 #include "kernel/ksyms.h"
-#include "kernel/memlayout.h"
+#include "kernel/mm/memlayout.h"
 #include "kernel/printk.h"
-#include "kernel/trap.h"
-#include "kernel/x86.h"
+#include "kernel/x86/trap.h"
+#include "kernel/x86/x86.h"
 
 void (*panic_stop_other_cpus)(void);
 volatile int panicking = -1;            /* the CPU that is panicking, or -1 */

@@ -14,20 +14,20 @@
  */
 #include "kernel/sched.h"
 
-#include "kernel/bkl.h"
-#include "kernel/kheap.h"
 #include "kernel/atomic.h"
+#include "kernel/bkl.h"
+#include "kernel/ipi.h"
 #include "kernel/lib/format.h"
-#include "kernel/memlayout.h"
-#include "kernel/mm.h"
+#include "kernel/mm/kheap.h"
+#include "kernel/mm/memlayout.h"
+#include "kernel/mm/mm.h"
+#include "kernel/mm/vm.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
-#include "kernel/ipi.h"
 #include "kernel/timer.h"
-#include "kernel/trap.h"
 #include "kernel/uapi/errno.h"
-#include "kernel/vm.h"
-#include "kernel/x86.h"
+#include "kernel/x86/trap.h"
+#include "kernel/x86/x86.h"
 
 
 struct runqueue {

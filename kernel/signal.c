@@ -7,17 +7,17 @@
 #include "kernel/signal.h"
 
 #include "kernel/atomic.h"
-#include "kernel/mm.h"
+#include "kernel/mm/mm.h"
 #include "kernel/printk.h"
 #include "kernel/proc.h"
 #include "kernel/sched.h"
 #include "kernel/syscalls.h"
 #include "kernel/task.h"
-#include "kernel/trap.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/signal.h"
 #include "kernel/uapi/wait.h"
-#include "kernel/x86.h"
+#include "kernel/x86/trap.h"
+#include "kernel/x86/x86.h"
 
 /* Signals whose default action is to do nothing (Linux's SIG_KERNEL_IGNORE_MASK, less SIGCONT etc.). */
 static bool sig_default_ignored(int sig)

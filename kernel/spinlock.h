@@ -3,7 +3,7 @@
 #define KERNEL_SPINLOCK_H
 
 #include "kernel/types.h"
-#include "kernel/x86.h"
+#include "kernel/x86/x86.h"
 
 /*
  * A ticket lock: take a number (next), wait until it is served (owner).

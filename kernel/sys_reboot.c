@@ -1,8 +1,8 @@
 /* reboot(): power off or reset, with Linux's magic numbers; one of the last BKL users in 2.6. */
-#include "kernel/power.h"
 #include "kernel/printk.h"
 #include "kernel/syscalls.h"
 #include "kernel/uapi/errno.h"
+#include "kernel/x86/power.h"
 
 #define LINUX_REBOOT_MAGIC1         0xfee1dead
 #define LINUX_REBOOT_MAGIC2         672274793

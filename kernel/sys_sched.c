@@ -1,9 +1,9 @@
 /* The scheduler's system calls: sched_yield, nanosleep and CPU affinity. */
+#include "kernel/mm/uaccess.h"
 #include "kernel/proc.h"
 #include "kernel/sched.h"
 #include "kernel/syscalls.h"
 #include "kernel/task.h"
-#include "kernel/uaccess.h"
 #include "kernel/uapi/errno.h"
 
 #define NSEC_PER_SEC 1000000000LL

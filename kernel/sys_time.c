@@ -1,6 +1,6 @@
 /* clock_gettime(): the monotonic clock from the timer code, in Linux's 32-bit timespec. */
+#include "kernel/mm/uaccess.h"
 #include "kernel/syscalls.h"
-#include "kernel/uaccess.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/unistd.h"
 

@@ -10,8 +10,8 @@
 #include "kernel/cmdline.h"
 #include "kernel/lib/string.h"
 #include "kernel/panic.h"
-#include "kernel/trap.h"
 #include "kernel/uapi/errno.h"
+#include "kernel/x86/trap.h"
 
 typedef long (*syscall_call6_t)(uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
 

@@ -1,12 +1,12 @@
 /* Task structures: allocation, pids, the list of all tasks. */
 #include "kernel/task.h"
 
-#include "kernel/kheap.h"
 #include "kernel/lib/string.h"
-#include "kernel/memlayout.h"
+#include "kernel/mm/kheap.h"
+#include "kernel/mm/memlayout.h"
+#include "kernel/mm/pmm.h"
 #include "kernel/panic.h"
-#include "kernel/pmm.h"
-#include "kernel/trap.h"
+#include "kernel/x86/trap.h"
 
 /* Protects all_tasks and next_pid. */
 spinlock_t tasks_lock = SPINLOCK_INIT("tasks");

@@ -3,10 +3,10 @@
 #define KERNEL_TASK_H
 
 #include "kernel/cpu.h"
-#include "kernel/fpu.h"
 #include "kernel/list.h"
 #include "kernel/types.h"
 #include "kernel/waitqueue.h"
+#include "kernel/x86/fpu.h"
 
 #define KSTACK_SIZE 8192                /* each task's kernel stack */
 #define TASK_NAME_LEN 16

@@ -4,16 +4,18 @@
  * channel 2 counts down 50 ms (polled through port 0x61, no interrupt
  * needed). From then on the TSC gives clock_ns() and udelay(), and every CPU
  * programs its LAPIC timer to interrupt HZ times a second.
+ * In kernel/, not kernel/x86/: the tick and clock_ns() are what the scheduler
+ * and sleepers stand on; the PIT and LAPIC programming is the small part.
  */
 #include "kernel/timer.h"
 
 #include "kernel/cpu.h"
-#include "kernel/lapic.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/spinlock.h"
-#include "kernel/trap.h"
-#include "kernel/x86.h"
+#include "kernel/x86/lapic.h"
+#include "kernel/x86/trap.h"
+#include "kernel/x86/x86.h"
 
 #define PIT_HZ        1193182u
 #define PIT_CH2       0x42

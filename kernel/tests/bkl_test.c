@@ -4,8 +4,8 @@
 #include "kernel/lib/string.h"
 #include "kernel/spinlock.h"
 #include "kernel/task.h"
-#include "kernel/trap.h"
 #include "kernel/tests/ktest_threads.h"
+#include "kernel/x86/trap.h"
 
 static struct bkl_site *find_site(const char *function)
 {

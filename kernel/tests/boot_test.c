@@ -4,7 +4,7 @@
 #include "kernel/ktest.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
-#include "kernel/memlayout.h"
+#include "kernel/mm/memlayout.h"
 #include "kernel/multiboot.h"
 
 KTEST(cmdline_has_test_word)

@@ -1,10 +1,10 @@
 /* Self-tests of the ELF loader on the embedded programs and on damaged copies of them. */
 #include "kernel/elf.h"
-#include "kernel/kheap.h"
 #include "kernel/ktest.h"
 #include "kernel/lib/string.h"
-#include "kernel/mm.h"
-#include "kernel/pmm.h"
+#include "kernel/mm/kheap.h"
+#include "kernel/mm/mm.h"
+#include "kernel/mm/pmm.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/userprog.h"
 

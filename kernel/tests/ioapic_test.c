@@ -1,14 +1,15 @@
 /* IOAPIC routing self-test: the PIT's IRQ 0 must arrive where we route it, through the firmware's override. */
 #include "kernel/atomic.h"
 #include "kernel/cpu.h"
-#include "kernel/ioapic.h"
+#include "kernel/irq.h"
 #include "kernel/ktest.h"
-#include "kernel/lapic.h"
-#include "kernel/platform.h"
-#include "kernel/smp.h"
 #include "kernel/timer.h"
-#include "kernel/trap.h"
-#include "kernel/x86.h"
+#include "kernel/x86/ioapic.h"
+#include "kernel/x86/lapic.h"
+#include "kernel/x86/platform.h"
+#include "kernel/x86/smp.h"
+#include "kernel/x86/trap.h"
+#include "kernel/x86/x86.h"
 
 #define PIT_CH0       0x40
 #define PIT_CMD       0x43

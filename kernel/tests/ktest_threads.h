@@ -3,8 +3,8 @@
 #define KERNEL_TESTS_KTEST_THREADS_H
 
 #include "kernel/atomic.h"
-#include "kernel/kheap.h"
-#include "kernel/pmm.h"
+#include "kernel/mm/kheap.h"
+#include "kernel/mm/pmm.h"
 #include "kernel/sched.h"
 #include "kernel/waitqueue.h"
 

@@ -1,9 +1,9 @@
 /* Self-tests of the frame allocator and the kernel heap on the real memory map. */
-#include "kernel/kheap.h"
 #include "kernel/ktest.h"
 #include "kernel/lib/string.h"
-#include "kernel/memlayout.h"
-#include "kernel/pmm.h"
+#include "kernel/mm/kheap.h"
+#include "kernel/mm/memlayout.h"
+#include "kernel/mm/pmm.h"
 
 KTEST(pmm_alloc_free_roundtrip)
 {

@@ -1,8 +1,8 @@
 /* Self-tests of user address spaces: mapping, isolation of forked copies, brk, no leaked frames. */
 #include "kernel/ktest.h"
 #include "kernel/lib/string.h"
-#include "kernel/mm.h"
-#include "kernel/pmm.h"
+#include "kernel/mm/mm.h"
+#include "kernel/mm/pmm.h"
 #include "kernel/uapi/errno.h"
 
 #define TEXT USER_TEXT_BASE

@@ -1,7 +1,7 @@
 /* Deliberate crashes, run only when named (test=panic_fault): the harness checks the report's shape. */
 #include "kernel/ktest.h"
 #include "kernel/panic.h"
-#include "kernel/power.h"
+#include "kernel/x86/power.h"
 
 /* noinline: the backtrace must show this frame and its caller. */
 __attribute__((noinline)) static int panic_fault_helper(volatile int *p)

@@ -1,7 +1,7 @@
 /* Self-tests of processes started from the kernel: exit status, fault deaths, no leaked frames. */
-#include "kernel/kheap.h"
 #include "kernel/ktest.h"
-#include "kernel/pmm.h"
+#include "kernel/mm/kheap.h"
+#include "kernel/mm/pmm.h"
 #include "kernel/proc.h"
 #include "kernel/sched.h"
 #include "kernel/tests/ktest_threads.h"

@@ -1,8 +1,8 @@
 /* Self-tests of the scheduler, wait queues and mutexes. */
-#include "kernel/kheap.h"
 #include "kernel/ktest.h"
+#include "kernel/mm/kheap.h"
+#include "kernel/mm/pmm.h"
 #include "kernel/mutex.h"
-#include "kernel/pmm.h"
 #include "kernel/task.h"
 #include "kernel/tests/ktest_threads.h"
 

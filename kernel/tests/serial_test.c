@@ -3,7 +3,7 @@
 #include "kernel/ktest.h"
 #include "kernel/printk.h"
 #include "kernel/timer.h"
-#include "kernel/x86.h"
+#include "kernel/x86/x86.h"
 
 #define WAIT_NS 20000000000ULL          /* 20 s for the harness to type */
 

@@ -1,20 +1,20 @@
 /* SMP self-tests: every CPU is up, takes IPIs, ticks, and shares a spinlock correctly. */
-#include "kernel/acpi.h"
 #include "kernel/atomic.h"
 #include "kernel/cpu.h"
-#include "kernel/uapi/errno.h"
 #include "kernel/ipi.h"
 #include "kernel/ktest.h"
-#include "kernel/lapic.h"
 #include "kernel/lib/string.h"
 #include "kernel/panic.h"
-#include "kernel/platform.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
-#include "kernel/smp.h"
 #include "kernel/spinlock.h"
 #include "kernel/timer.h"
-#include "kernel/x86.h"
+#include "kernel/uapi/errno.h"
+#include "kernel/x86/acpi.h"
+#include "kernel/x86/lapic.h"
+#include "kernel/x86/platform.h"
+#include "kernel/x86/smp.h"
+#include "kernel/x86/x86.h"
 
 /*
  * Increments per CPU. Small next to the classic 100,000: under TCG with more

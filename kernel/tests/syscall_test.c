@@ -3,9 +3,9 @@
 #include "kernel/ktest.h"
 #include "kernel/lib/string.h"
 #include "kernel/syscall.h"
-#include "kernel/trap.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/unistd.h"
+#include "kernel/x86/trap.h"
 
 static const struct syscall_desc *find(const char *name)
 {

@@ -1,12 +1,12 @@
 /* Self-tests of user-memory access: bad pointers of every kind give -EFAULT, never a panic. */
 #include "kernel/ktest.h"
 #include "kernel/lib/string.h"
-#include "kernel/mm.h"
+#include "kernel/mm/mm.h"
+#include "kernel/mm/uaccess.h"
 #include "kernel/spinlock.h"
 #include "kernel/task.h"
-#include "kernel/uaccess.h"
 #include "kernel/uapi/errno.h"
-#include "kernel/x86.h"
+#include "kernel/x86/x86.h"
 
 #define DATA 0x10000000         /* two writable pages, then nothing */
 #define RO   0x10003000         /* one read-only page */

@@ -1,11 +1,11 @@
-// TESTS: kernel/madt.c kernel/mptable.c
+// TESTS: kernel/x86/madt.c kernel/x86/mptable.c
 /* The MADT and MP table parsers against good tables and every kind of damage firmware can ship. */
 #include "hosttest.h"
 
 #include <stdint.h>
 
 #include "kernel/uapi/errno.h"
-#include "kernel/platform.h"
+#include "kernel/x86/platform.h"
 
 static uint8_t buf[4096];
 static size_t used;

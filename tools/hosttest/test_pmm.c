@@ -1,10 +1,10 @@
-// TESTS: kernel/pmm.c
+// TESTS: kernel/mm/pmm.c
 /* The frame allocator's bookkeeping: ranges, reservations, contiguous runs, misuse. */
 #include "hosttest.h"
 #include "stubs.h"
 
-#include "kernel/memlayout.h"
-#include "kernel/pmm.h"
+#include "kernel/mm/memlayout.h"
+#include "kernel/mm/pmm.h"
 
 #define MiB (1024ULL * 1024)
 

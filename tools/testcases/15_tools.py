@@ -374,7 +374,7 @@ def check_compile_commands(h):
     for e in db:
         first.setdefault(os.path.relpath(os.path.join(e["directory"], e["file"]), ROOT), e)
     import glob
-    sources = sorted(f for pat in ("kernel/*.c", "kernel/lib/*.c", "kernel/tests/*.c", "drivers/*.c", "fs/*.c")
+    sources = sorted(f for pat in ("kernel/*.c", "kernel/x86/*.c", "kernel/mm/*.c", "kernel/lib/*.c", "kernel/tests/*.c", "drivers/*.c", "fs/*.c")
                      for f in glob.glob(pat, root_dir=ROOT))
     missing = [f for f in sources if f not in first]
     if missing:

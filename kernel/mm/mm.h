@@ -1,0 +1,72 @@
+/* User address spaces: one page directory per process, 4 KiB user pages, brk, fork's copy. */
+#ifndef KERNEL_MM_MM_H
+#define KERNEL_MM_MM_H
+
+#include "kernel/mm/memlayout.h"
+#include "kernel/mm/vm.h"
+#include "kernel/spinlock.h"
+#include "kernel/types.h"
+
+/*
+ * The user half of every address space (docs/syscalls.md has the picture):
+ *   0x08048000            program text and data (from the ELF headers)
+ *   brk_start .. brk      the heap, grown and shrunk by brk()
+ *   ... unmapped ...
+ *   USER_STACK_TOP - USER_STACK_SIZE .. USER_STACK_TOP   the stack
+ */
+#define USER_TEXT_BASE   0x08048000
+#define USER_STACK_TOP   USER_TOP
+#define USER_STACK_SIZE  (128 * 1024)
+#define USER_BRK_MAX     (USER_STACK_TOP - USER_STACK_SIZE - 0x01000000)  /* 16 MiB guard gap */
+
+struct mm {
+	pde_t *pgdir;                   /* page directory (direct-map address) */
+	/*
+	 * Protects the page tables below USER_TOP and the fields below. Taken by
+	 * whoever changes the mappings (brk, exec, fork's copy, teardown).
+	 */
+	spinlock_t lock;
+	uintptr_t brk_start;            /* page-aligned end of the program's segments */
+	uintptr_t brk;                  /* current break: [brk_start, brk) is heap */
+	unsigned npages;                /* user pages mapped (not counting page tables) */
+};
+
+/* A new, empty address space with the kernel half shared. NULL when out of memory. */
+struct mm *mm_create(void);
+/* Return every frame of mm (pages, page tables, the directory) and free it. */
+void mm_destroy(struct mm *mm);
+#define PGFLT_WRITE 0x2         /* in a page fault's error code: the access was a write */
+#define PTE_COW 0x200           /* a PTE bit the CPU ignores: read-only now, copy on the first write */
+
+/* A copy of parent's user half (fork), sharing frames copy-on-write. NULL when out of memory. */
+struct mm *mm_fork(struct mm *parent);
+/* A write to va faulted: if it is a COW page, give mm its own writable copy and return true. */
+bool mm_break_cow(struct mm *mm, uintptr_t va);
+
+/* Map fresh zeroed pages over [start, end) (page-aligned) with PTE_P|PTE_U|flags. */
+int mm_alloc_range(struct mm *mm, uintptr_t start, uintptr_t end, uint32_t flags);
+/* Unmap [start, end) and free the frames. */
+void mm_unmap_range(struct mm *mm, uintptr_t start, uintptr_t end);
+/* Map one existing frame at va (the caller gives up its reference). -EINVAL, -ENOMEM. */
+int mm_map_page(struct mm *mm, uintptr_t va, physaddr_t pa, uint32_t flags);
+/* Let user mode write the (mapped) page at va. */
+void mm_make_writable(struct mm *mm, uintptr_t va);
+/* The PTE of va, or 0 when va is not mapped. */
+pte_t mm_lookup(struct mm *mm, uintptr_t va);
+/* Copy into mm's memory through the direct map (mm need not be loaded); -EFAULT if unmapped. Breaks COW. */
+int mm_copy_in(struct mm *mm, uintptr_t va, const void *src, size_t n);
+
+/* brk(): move the break (0 asks for it); returns the break in effect afterwards, as Linux does. */
+uintptr_t mm_brk(struct mm *mm, uintptr_t newbrk);
+
+/*
+ * Make mm the address space of this CPU (kernel_pgdir for NULL: kernel threads)
+ * and point the TSS at kstack_top, the kernel stack an interrupt from user mode
+ * lands on. For exec and exit, which change the running task's mm.
+ */
+void mm_activate(struct mm *mm, void *kstack_top);
+struct task;
+/* Load next's page directory (the kernel's for a kernel thread): schedule() calls it on every switch. */
+void mm_switch_to(struct task *next);
+
+#endif

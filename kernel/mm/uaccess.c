@@ -1,0 +1,106 @@
+/*
+ * User memory access. A pointer from user space is checked for range first
+ * (below USER_TOP, no wrap), then used directly: the current process's pages
+ * are mapped. Whether they are present is not checked beforehand, because
+ * another CPU could unmap them a moment later anyway; instead the copy
+ * instructions (kernel/mm/uaccess_copy.S) are listed in a fixup table, and a
+ * page fault at one of them resumes at its fixup, which returns -EFAULT.
+ * This is Linux's __ex_table in miniature.
+ */
+#include "kernel/mm/uaccess.h"
+
+#include "kernel/mm/memlayout.h"
+#include "kernel/mm/mm.h"
+#include "kernel/task.h"
+#include "kernel/uapi/errno.h"
+#include "kernel/x86/trap.h"
+#include "kernel/x86/x86.h"
+
+size_t uaccess_copy(void *dst, const void *src, size_t n);
+int uaccess_strncpy(char *dst, const char *src, size_t n);
+extern char uaccess_copy_insn[], uaccess_copy_fixup[];
+extern char uaccess_str_insn[], uaccess_str_fixup[];
+
+struct fixup {
+	uintptr_t insn;         /* an instruction that may fault on a user address */
+	uintptr_t fixup;        /* where to continue if it does */
+};
+
+static const struct fixup fixup_table[] = {
+	{ (uintptr_t)uaccess_copy_insn, (uintptr_t)uaccess_copy_fixup },
+	{ (uintptr_t)uaccess_str_insn, (uintptr_t)uaccess_str_fixup },
+};
+
+bool uaccess_fault_fixup(struct trapframe *tf)
+{
+	uint32_t addr = read_cr2();
+
+	if (tf->trapno != T_PGFLT)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(fixup_table); i++) {
+		if (tf->eip != fixup_table[i].insn)
+			continue;
+		/* copy_to_user onto a page shared since fork: copy it, then retry the instruction. */
+		if ((tf->err & PGFLT_WRITE) && current && current->mm && mm_break_cow(current->mm, addr))
+			return true;
+		tf->eip = fixup_table[i].fixup;
+		return true;
+	}
+	return false;
+}
+
+void uaccess_init(void)
+{
+	trap_kernel_fault_fixup = uaccess_fault_fixup;
+}
+
+bool access_ok(const void *uaddr, size_t n)
+{
+	uintptr_t a = (uintptr_t)uaddr;
+
+	/* Written so that a + n cannot overflow: 0xFFFFFFF0 + 0x20 is refused, not wrapped. */
+	return a < USER_TOP && n <= USER_TOP - a;
+}
+
+int copy_from_user(void *dst, const void *usrc, size_t n)
+{
+	if (!access_ok(usrc, n))
+		return -EFAULT;
+	return uaccess_copy(dst, usrc, n) ? -EFAULT : 0;
+}
+
+int copy_to_user(void *udst, const void *src, size_t n)
+{
+	if (!access_ok(udst, n))
+		return -EFAULT;
+	return uaccess_copy(udst, src, n) ? -EFAULT : 0;
+}
+
+int strncpy_from_user(char *dst, const char *usrc, size_t max)
+{
+	uintptr_t a = (uintptr_t)usrc;
+	size_t n = max;
+	int r;
+
+	if (max == 0 || a >= USER_TOP)
+		return -EFAULT;
+	/* Stop at the top of user space: a string running into the kernel is a bad address. */
+	if (n > USER_TOP - a)
+		n = USER_TOP - a;
+	r = uaccess_strncpy(dst, usrc, n);
+	if (r == -1) {
+		dst[n - 1] = '\0';
+		return n < max ? -EFAULT : -ENAMETOOLONG;
+	}
+	return r;
+}
+
+int get_user_u32(uint32_t *val, const void *uaddr)
+{
+	return copy_from_user(val, uaddr, sizeof(*val));
+}
+
+int put_user_u32(void *uaddr, uint32_t val)
+{
+	return copy_to_user(uaddr, &val, sizeof(val));
+}

@@ -1,0 +1,91 @@
+/* Trap dispatch: decide what a vector means and call the code that handles it. */
+#include "kernel/x86/trap.h"
+
+#include "kernel/cpu.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/x86/x86.h"
+
+static const char *const exception_names[32] = {
+	"divide error", "debug", "NMI", "breakpoint", "overflow", "bound range exceeded",
+	"invalid opcode", "device not available", "double fault", "coprocessor segment overrun",
+	"invalid TSS", "segment not present", "stack-segment fault", "general protection fault",
+	"page fault", "reserved (15)", "x87 floating-point error", "alignment check",
+	"machine check", "SIMD floating-point error", "virtualization exception",
+	"control protection exception", "reserved (22)", "reserved (23)", "reserved (24)",
+	"reserved (25)", "reserved (26)", "reserved (27)", "reserved (28)", "reserved (29)",
+	"security exception", "reserved (31)",
+};
+
+static trap_handler_t handlers[256];
+void (*trap_user_fault_hook)(struct trapframe *tf);
+bool (*trap_kernel_fault_fixup)(struct trapframe *tf);
+void (*trap_exit_hook)(struct trapframe *tf);
+
+const char *trap_name(int trapno)
+{
+	if (trapno >= 0 && trapno < 32)
+		return exception_names[trapno];
+	if (trapno == T_SYSCALL)
+		return "system call";
+	return "interrupt";
+}
+
+void trap_set_handler(int vector, trap_handler_t handler)
+{
+	handlers[vector] = handler;
+}
+
+void trap_print_frame(const struct trapframe *tf)
+{
+	bool user = trap_from_user(tf);
+	/* A trap from ring 0 pushes no esp/ss: the old stack continues right above eflags. */
+	uint32_t esp = user ? tf->esp : (uint32_t)&tf->esp;
+
+	printk("trap %u (%s) err 0x%x on CPU %d, from %s mode\n", tf->trapno, trap_name(tf->trapno),
+	       tf->err, this_cpu()->id, user ? "user" : "kernel");
+	if (tf->trapno == T_PGFLT)
+		printk("cr2 %08x (%s %s, %s)\n", read_cr2(), tf->err & 2 ? "write" : "read",
+		       tf->err & 1 ? "protection violation" : "page not present",
+		       tf->err & 4 ? "user" : "kernel");
+	printk("eip %08x  cs %04x  eflags %08x  esp %08x\n", tf->eip, tf->cs & 0xFFFF, tf->eflags, esp);
+	printk("eax %08x  ebx %08x  ecx %08x  edx %08x\n", tf->eax, tf->ebx, tf->ecx, tf->edx);
+	printk("esi %08x  edi %08x  ebp %08x\n", tf->esi, tf->edi, tf->ebp);
+	printk("ds %04x es %04x fs %04x gs %04x  cr0 %08x cr3 %08x cr4 %08x\n", tf->ds & 0xFFFF,
+	       tf->es & 0xFFFF, tf->fs & 0xFFFF, tf->gs & 0xFFFF, read_cr0(), read_cr3(), read_cr4());
+}
+
+static void handle_exception(struct trapframe *tf)
+{
+	if (trap_from_user(tf) && trap_user_fault_hook) {
+		trap_user_fault_hook(tf);
+		return;
+	}
+	if (!trap_from_user(tf) && trap_kernel_fault_fixup && trap_kernel_fault_fixup(tf))
+		return;
+	panic_trap(tf, exception_names[tf->trapno]);
+}
+
+void trap_dispatch(struct trapframe *tf)
+{
+	struct cpu *c = this_cpu();
+	trap_handler_t h = handlers[tf->trapno];
+
+	if (tf->trapno < 32 && !h) {
+		handle_exception(tf);
+	} else if (tf->trapno == T_SYSCALL) {
+		if (h)
+			h(tf);
+		else
+			tf->eax = (uint32_t)-38;    /* -ENOSYS before the syscall layer exists */
+	} else {
+		c->irq_nesting++;
+		if (h)
+			h(tf);
+		else
+			printk("trap: unexpected vector %u on CPU %d\n", tf->trapno, c->id);
+		c->irq_nesting--;
+	}
+	if (trap_exit_hook)
+		trap_exit_hook(tf);
+}
