@@ -18,6 +18,7 @@
 #include "kernel/exec.h"
 
 #include "kernel/elf.h"
+#include "kernel/fork.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/mm.h"
@@ -173,6 +174,7 @@ static int exec_args_into(struct task *t, const char *path, const struct exec_ar
 	mm_destroy(old);
 	set_user_registers(task_trapframe(t), info.entry, esp);
 	task_set_name(t, basename(path));
+	fork_exec_done(t);              /* handlers, TLS, a parent waiting in vfork (kernel/fork.c) */
 	return 0;
 }
 
