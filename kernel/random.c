@@ -9,6 +9,8 @@
  * ASLR-like uses, but it is NOT a cryptographic generator: a teaching kernel
  * says so rather than pretend.
  */
+#include "kernel/random.h"
+
 #include "kernel/cpu.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/spinlock.h"
@@ -53,7 +55,7 @@ static uint64_t random_u64(void)
 	return out;
 }
 
-static void random_fill(void *buf, size_t n)
+void random_bytes(void *buf, size_t n)
 {
 	uint8_t *p = buf;
 
@@ -85,7 +87,7 @@ long sys_getrandom(void *ubuf, size_t count, unsigned flags)
 	while (done < count) {
 		size_t n = count - done < CHUNK ? count - done : CHUNK;
 
-		random_fill(chunk, n);
+		random_bytes(chunk, n);
 		if (copy_to_user((uint8_t *)ubuf + done, chunk, n) < 0)
 			return done ? (long)done : -EFAULT;
 		done += n;

@@ -240,6 +240,14 @@ void signal_restore_altstack(struct task *t, const k_stack_t *ss)
 
 /* ---- delivery ----------------------------------------------------------------- */
 
+/* The lowest signal in a non-empty set (two 32-bit halves: no libgcc for a 64-bit ctz). */
+static int lowest_signal(k_sigset_t set)
+{
+	uint32_t lo = (uint32_t)set;
+
+	return lo ? __builtin_ctz(lo) + 1 : __builtin_ctz((uint32_t)(set >> 32)) + 33;
+}
+
 /* Take the next signal to deliver off t's pending set: 0 if none. */
 static int dequeue_signal(struct task *t, struct ksiginfo *info, struct k_sigaction *ka)
 {
@@ -255,7 +263,7 @@ static int dequeue_signal(struct task *t, struct ksiginfo *info, struct k_sigact
 	else if (ready & SYNCHRONOUS)
 		ready &= SYNCHRONOUS;
 	if (ready) {
-		sig = __builtin_ctzll(ready) + 1;
+		sig = lowest_signal(ready);
 		s->pending &= ~SIGBIT(sig);
 		*info = s->info[sig - 1];
 		*ka = s->action[sig - 1];

@@ -74,6 +74,7 @@ long sys_sched_getaffinity(int pid, unsigned len, void *umask);
 /* kernel/conio.c */
 long sys_read(int fd, void *ubuf, size_t count);
 long sys_write(int fd, const void *ubuf, size_t count);
+long sys_readlink(const char *upath, char *ubuf, int size);
 /* kernel/sys_time.c */
 long sys_clock_gettime(int clock, void *uts);
 long sys_clock_getres(int clock, void *uts);

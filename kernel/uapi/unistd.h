@@ -40,6 +40,7 @@
 #define __NR_setrlimit              75
 #define __NR_getrlimit              76
 #define __NR_gettimeofday           78
+#define __NR_readlink               85
 #define __NR_setitimer              104
 #define __NR_getitimer              105
 #define __NR_sysinfo                116
