@@ -24,6 +24,7 @@
 #include "kernel/task.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/wait.h"
+#include "kernel/x86/fpu.h"
 #include "kernel/x86/sigframe.h"
 #include "kernel/x86/trap.h"
 #include "kernel/x86/x86.h"
@@ -389,8 +390,8 @@ static int fault_signal(const struct trapframe *tf, struct ksiginfo *info)
 	case 0:                         /* divide error */
 		info->code = FPE_INTDIV;
 		return SIGFPE;
-	case 16:                        /* x87 floating point */
-		info->code = FPE_FLTINV;
+	case 16:                        /* x87 floating point: which exception, from the status word */
+		info->code = fpu_x87_fault_code();
 		return SIGFPE;
 	case 19:                        /* SIMD floating point: which exception, from MXCSR */
 		info->code = fpu_simd_fault_code();

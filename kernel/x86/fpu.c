@@ -161,14 +161,9 @@ void fpu_restore_from_signal(const uint8_t fsave[112], struct fpu_state *fx, boo
 	irq_restore(flags);
 }
 
-int fpu_simd_fault_code(void)
+/* Linux's order: invalid, zero-divide, overflow, underflow, precision. Bits as in both FSW and MXCSR. */
+static int fault_code_of(uint32_t raised)
 {
-	uint32_t mxcsr = 0, raised;
-
-	if (use_fxsr)
-		__asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
-	/* Flags (bits 0-5) whose mask bit (7-12) is clear raised the fault. */
-	raised = mxcsr & ~(mxcsr >> 7) & 0x3F;
 	if (raised & 0x01)
 		return FPE_FLTINV;
 	if (raised & 0x04)
@@ -180,4 +175,24 @@ int fpu_simd_fault_code(void)
 	if (raised & 0x20)
 		return FPE_FLTRES;
 	return FPE_FLTINV;      /* denormal operand, or nothing recorded */
+}
+
+int fpu_simd_fault_code(void)
+{
+	uint32_t mxcsr = 0;
+
+	if (use_fxsr)
+		__asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
+	/* Flags (bits 0-5) whose mask bit (7-12) is clear raised the fault. */
+	return fault_code_of(mxcsr & ~(mxcsr >> 7) & 0x3F);
+}
+
+int fpu_x87_fault_code(void)
+{
+	uint16_t sw, cw;
+
+	/* The no-wait forms: a wait would raise the very exception we are looking at. */
+	__asm__ volatile("fnstsw %0\n fnstcw %1" : "=m"(sw), "=m"(cw));
+	/* Status flags (bits 0-5) whose control-word mask (same bits) is clear. */
+	return fault_code_of(sw & ~cw & 0x3F);
 }

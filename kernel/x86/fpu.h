@@ -35,5 +35,7 @@ void fpu_save_for_signal(uint8_t fsave[112], struct fpu_state *fx);
 void fpu_restore_from_signal(const uint8_t fsave[112], struct fpu_state *fx, bool fxsr);
 /* si_code for a SIMD exception (#XM), from the live MXCSR (FPE_FLTDIV, ...). */
 int fpu_simd_fault_code(void);
+/* si_code for an x87 exception (#MF), from the live status and control words. */
+int fpu_x87_fault_code(void);
 
 #endif
