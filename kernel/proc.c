@@ -197,6 +197,14 @@ void proc_exit(int status)
 	t->exit_status = status;
 	t->exited = true;
 	parent = t->parent;
+	if (parent && signal_no_zombies(parent)) {
+		/* The parent ignores SIGCHLD (or set SA_NOCLDWAIT): no zombie; a waiting wait4 sees -ECHILD. */
+		signal_notify_parent(t, parent, status);
+		list_del(&t->sibling);
+		t->parent = NULL;
+		wake_up(&parent->child_exit);
+		parent = NULL;
+	}
 	/* With a parent we stay a zombie until it reaps us; without one, the scheduler frees us. */
 	if (parent) {
 		t->state = TASK_ZOMBIE;

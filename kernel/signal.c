@@ -179,6 +179,18 @@ void signal_notify_parent(struct task *child, struct task *parent, int wait_stat
 	signal_send_info(parent, child->exit_signal, &info);
 }
 
+bool signal_no_zombies(struct task *parent)
+{
+	const struct k_sigaction *ka = &parent->sig.action[SIGCHLD - 1];
+	uint32_t flags;
+	bool yes;
+
+	spin_lock_irqsave(&parent->sig.lock, flags);
+	yes = ka->sa_handler == SIG_IGN || (ka->sa_flags & SA_NOCLDWAIT);
+	spin_unlock_irqrestore(&parent->sig.lock, flags);
+	return yes;
+}
+
 bool signal_pending(struct task *t)
 {
 	uint32_t flags;
@@ -355,6 +367,12 @@ void signal_return_to_user(struct trapframe *tf)
 
 	if (READ_ONCE(t->killed))
 		die_of(signal_fatal_pending(t));
+	/* The common case, on every return to user mode: nothing to restart, deliver or put back. */
+	if (!signal_pending(t) && !t->sig.restore_blocked &&
+	    !(tf->trapno == T_SYSCALL && t->syscall_nr >= 0 && is_restart_code(tf->eax))) {
+		t->syscall_nr = -1;
+		return;
+	}
 	/* Interrupts on while we work: the frame goes to user memory, which may fault (COW). */
 	sti();
 	while ((sig = dequeue_signal(t, &info, &ka)) != 0) {

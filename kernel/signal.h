@@ -64,6 +64,9 @@ void signal_force_kill(struct task *t, int sig);
 /* The child's last word to its parent: SIGCHLD (or clone's exit signal) with CLD_* info. */
 void signal_notify_parent(struct task *child, struct task *parent, int wait_status);
 
+/* Does parent want its children to leave no zombies (SIGCHLD set to SIG_IGN, or SA_NOCLDWAIT)? */
+bool signal_no_zombies(struct task *parent);
+
 /*
  * Is a signal waiting that should end an interruptible sleep? (Unblocked and
  * pending, or the task is being killed.) See wait_event_interruptible().

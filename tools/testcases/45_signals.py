@@ -138,10 +138,10 @@ def compat(h, prog, patterns, cpus=2):
 
 
 def run(h):
-    host_run(h, "sigtest", 16)
+    host_run(h, "sigtest", 17)
     host_run(h, "systest", 13)
-    guest_run(h, "sigtest", "smp1", 1, 16, SIGTEST_LOG)
-    guest_run(h, "sigtest", "smp4", 4, 16, SIGTEST_LOG)
+    guest_run(h, "sigtest", "smp1", 1, 17, SIGTEST_LOG)
+    guest_run(h, "sigtest", "smp4", 4, 17, SIGTEST_LOG)
     out = guest_run(h, "systest", "smp2", 2, 13, SYSTEST_LOG)
     enosys_logged_once(h, out)
     for prog, patterns in COMPAT.items():

@@ -415,6 +415,32 @@ static void t_sigchld(void)
 	CHECK(kill(getpid(), SIGCHLD) == 0);
 }
 
+static void t_no_zombies(void)
+{
+	int a, b, st;
+
+	/* SIGCHLD set to SIG_IGN: children leave no zombie, and wait4 ends with -ECHILD once all are gone. */
+	CHECK(sigaction_rt(SIGCHLD, SIG_IGN, 0, 0) == 0);
+	a = fork();
+	if (a == 0)
+		exit(1);
+	b = fork();
+	if (b == 0) {
+		msleep(100);
+		exit(2);
+	}
+	CHECK(wait4(-1, &st, 0, 0) == -ECHILD);
+	CHECK(kill(a, 0) == -ESRCH && kill(b, 0) == -ESRCH);
+	/* SA_NOCLDWAIT with a handler: the same, and the handler still runs. */
+	CHECK(sigaction_rt(SIGCHLD, (uint32_t)on_info, SA_SIGINFO | SA_NOCLDWAIT, 0) == 0);
+	a = fork();
+	if (a == 0)
+		exit(3);
+	while (wait4(-1, &st, 0, 0) != -ECHILD)
+		;
+	CHECK(hits == 1 && last_pid == a);
+}
+
 static void pause_forever(void)
 {
 	for (;;)
@@ -572,6 +598,7 @@ int main(void)
 	run("bad_frames", t_bad_frames);
 	run("sigaltstack", t_sigaltstack);
 	run("sigchld", t_sigchld);
+	run("no_zombies", t_no_zombies);
 	run("kill_groups", t_kill_groups);
 	run("pgrp_session", t_pgrp_session);
 	run("tgkill", t_tgkill);
