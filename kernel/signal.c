@@ -247,7 +247,7 @@ void signal_restore_altstack(struct task *t, const k_stack_t *ss)
 	} else if ((f == 0 || f == SS_ONSTACK) && ss->ss_size >= MINSIGSTKSZ) {
 		t->sig.altstack_sp = ss->ss_sp;
 		t->sig.altstack_size = ss->ss_size;
-		t->sig.altstack_flags = 0;
+		t->sig.altstack_flags = (uint32_t)ss->ss_flags & SS_AUTODISARM;
 	}
 }
 

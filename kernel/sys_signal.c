@@ -322,7 +322,8 @@ long sys_sigaltstack(const void *uss, void *uoss)
 	k_stack_t ss, old = {
 		.ss_sp = t->sig.altstack_sp,
 		.ss_size = t->sig.altstack_size,
-		.ss_flags = (int32_t)((t->sig.altstack_flags & SS_DISABLE) ? SS_DISABLE : on ? SS_ONSTACK : 0),
+		.ss_flags = (int32_t)((t->sig.altstack_flags & SS_DISABLE) ? SS_DISABLE :
+				      (on ? SS_ONSTACK : 0) | (t->sig.altstack_flags & SS_AUTODISARM)),
 	};
 
 	if (uss) {
@@ -342,7 +343,8 @@ long sys_sigaltstack(const void *uss, void *uoss)
 		}
 		t->sig.altstack_sp = ss.ss_sp;
 		t->sig.altstack_size = ss.ss_size;
-		t->sig.altstack_flags = mode == SS_DISABLE ? SS_DISABLE : 0;
+		/* SS_AUTODISARM: each handler that starts gives the stack up until its sigreturn. */
+		t->sig.altstack_flags = mode == SS_DISABLE ? SS_DISABLE : ((uint32_t)ss.ss_flags & SS_AUTODISARM);
 	}
 	if (uoss && copy_to_user(uoss, &old, sizeof(old)) < 0)
 		return -EFAULT;

@@ -186,7 +186,8 @@ int sigframe_setup(struct trapframe *tf, int sig, const struct k_sigaction *ka,
 		rf->uc.uc_stack.ss_sp = t->sig.altstack_sp;
 		rf->uc.uc_stack.ss_size = t->sig.altstack_size;
 		rf->uc.uc_stack.ss_flags = (int32_t)((t->sig.altstack_flags & SS_DISABLE) ? SS_DISABLE :
-					     signal_on_altstack(t, tf->esp) ? SS_ONSTACK : 0);
+					     (signal_on_altstack(t, tf->esp) ? SS_ONSTACK : 0) |
+					     (t->sig.altstack_flags & SS_AUTODISARM));
 		save_sigcontext(&rf->uc.uc_mcontext, tf, fp, saved_mask);
 		rf->uc.uc_sigmask = saved_mask;
 		write_retcode(rf->retcode, true);
@@ -204,6 +205,11 @@ int sigframe_setup(struct trapframe *tf, int sig, const struct k_sigaction *ka,
 	}
 	if (copy_to_user((void *)frame, &f, size) < 0)
 		return -EFAULT;
+	/* SS_AUTODISARM: the handler may nest its own signals on it; rt_sigreturn puts uc_stack back. */
+	if (t->sig.altstack_flags & SS_AUTODISARM) {
+		t->sig.altstack_sp = t->sig.altstack_size = 0;
+		t->sig.altstack_flags = SS_DISABLE;
+	}
 
 	/* The handler runs with sig in eax (and for rt, &info in edx, &uc in ecx), as in Linux. */
 	tf->esp = frame;

@@ -379,6 +379,15 @@ static void t_sigaltstack(void)
 	CHECK(syscall(__NR_sigaltstack, &ss, 0) == -EINVAL);
 	CHECK(syscall(__NR_sigaltstack, BAD_KERNEL, 0) == -EFAULT);
 	CHECK(syscall(__NR_sigaltstack, 0, BAD_UNMAP) == -EFAULT);
+	/* SS_AUTODISARM: disabled while the handler runs, back after its rt_sigreturn. */
+	ss.ss_flags = (int32_t)SS_AUTODISARM;
+	CHECK(syscall(__NR_sigaltstack, &ss, 0) == 0);
+	CHECK(sigaction_rt(SIGUSR1, (uint32_t)on_alt, SA_ONSTACK | SA_SIGINFO, 0) == 0);
+	kill(getpid(), SIGUSR1);
+	CHECK(handler_sp > (uint32_t)altstack && handler_sp < (uint32_t)altstack + sizeof(altstack));
+	CHECK(alt_flags_inside == SS_DISABLE && alt_change_inside == 0);
+	CHECK(syscall(__NR_sigaltstack, 0, &old) == 0 && old.ss_sp == (uint32_t)altstack &&
+	      (uint32_t)old.ss_flags == SS_AUTODISARM);
 	ss.ss_flags = SS_DISABLE;
 	CHECK(syscall(__NR_sigaltstack, &ss, 0) == 0);
 	CHECK(syscall(__NR_sigaltstack, 0, &old) == 0 && old.ss_flags == SS_DISABLE);
