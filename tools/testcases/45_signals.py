@@ -11,6 +11,7 @@ INIT_EXIT = r"init \(pid \d+\) exited with status 0x([0-9a-f]+)"
 # Lines the kernel must log while sigtest runs: faults nobody handles, frames that cannot be used.
 SIGTEST_LOG = [
     r"^pid \d+ \(sigtest\): segfault at 0 ip [0-9a-f]{8}$",
+    r"^pid \d+ \(sigtest\): segfault at c0000000 ip c0000000$",
     r"^pid \d+ \(sigtest\): bad signal frame at [0-9a-f]{8} in sigreturn; killing it$",
     r"^pid \d+ \(sigtest\): cannot push the frame for signal 10 at sp [0-9a-f]{8}; killing it$",
 ]
@@ -57,11 +58,12 @@ def host_run(h, suite, min_tests):
     h.record(f"{name} run", not problems, "; ".join(problems))
 
 
-def guest_run(h, suite, label, cpus, min_tests, log_lines, timeout=180):
+def guest_run(h, suite, label, cpus, min_tests, log_lines, append="", timeout=180):
     name = f"guest[{suite}-{label}]"
     if not h.wanted(name):
         return
-    q = h.Qemu(f"{suite}-{label}", append=f"init=/bin/{suite}", cpus=cpus, timeout=timeout)
+    q = h.Qemu(f"{suite}-{label}", append=f"init=/bin/{suite} {append}".strip(), cpus=cpus,
+               timeout=timeout)
     q.expect(INIT_EXIT)
     q.wait_exit()
     out = q.output
@@ -142,6 +144,8 @@ def run(h):
     host_run(h, "systest", 13)
     guest_run(h, "sigtest", "smp1", 1, 17, SIGTEST_LOG)
     guest_run(h, "sigtest", "smp4", 4, 17, SIGTEST_LOG)
+    # Every call under the BKL (Linux 2.0's way): sleeping in pause or sigsuspend must let it go.
+    guest_run(h, "sigtest", "bkl-syscalls", 2, 17, SIGTEST_LOG, append="bkl=syscalls")
     out = guest_run(h, "systest", "smp2", 2, 13, SYSTEST_LOG)
     enosys_logged_once(h, out)
     for prog, patterns in COMPAT.items():

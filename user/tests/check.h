@@ -13,6 +13,7 @@
 #define BAD_NULL   ((void *)0)
 #define BAD_KERNEL ((void *)0xC0000000)
 #define BAD_UNMAP  ((void *)0x40000000)          /* nothing is mapped there, here or on Linux */
+#define NO_PID     5000000                      /* above Linux's largest pid_max (4194304): never a process */
 
 static const char *suite;
 static int passed, failed;

@@ -328,9 +328,19 @@ static void bad_altstack(void)
 	kill(getpid(), SIGUSR1);        /* the frame cannot be written: SIGSEGV */
 }
 
+static void handler_in_kernel(void)
+{
+	/* A handler address user mode cannot execute: the handler's first instruction faults. */
+	sigaction_rt(SIGUSR1, 0xC0000000, 0, 0);
+	kill(getpid(), SIGUSR1);
+}
+
 static void t_bad_frames(void)
 {
-	int st = child_status(garbage_sigreturn);
+	int st = child_status(handler_in_kernel);
+
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
+	st = child_status(garbage_sigreturn);
 
 	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
 	st = child_status(bad_altstack);
@@ -499,8 +509,8 @@ static void t_kill_groups(void)
 	CHECK(waitpid(a, &st, 0) == a && exited_9(st));
 	CHECK(hits == 2);
 	/* Errors. */
-	CHECK(kill(-99999, SIGUSR1) == -ESRCH);
-	CHECK(kill(99999, SIGUSR1) == -ESRCH);
+	CHECK(kill(-NO_PID, SIGUSR1) == -ESRCH);
+	CHECK(kill(NO_PID, SIGUSR1) == -ESRCH);
 	CHECK(kill(me, 65) == -EINVAL);
 	CHECK(kill(me, -1) == -EINVAL);
 	CHECK(kill(me, 0) == 0);
@@ -513,10 +523,10 @@ static void t_pgrp_session(void)
 
 	CHECK(syscall(__NR_getsid, 0) > 0 && syscall(__NR_getsid, 0) == syscall(__NR_getsid, getppid()));
 	CHECK(syscall(__NR_setpgid, 0, -1) == -EINVAL);
-	CHECK(syscall(__NR_setpgid, 99999, 0) == -ESRCH);
-	CHECK(syscall(__NR_setpgid, 0, 99999) == -EPERM);       /* no such group */
-	CHECK(syscall(__NR_getpgid, 99999) == -ESRCH);
-	CHECK(syscall(__NR_getsid, 99999) == -ESRCH);
+	CHECK(syscall(__NR_setpgid, NO_PID, 0) == -ESRCH);
+	CHECK(syscall(__NR_setpgid, 0, NO_PID) == -EPERM);       /* no such group */
+	CHECK(syscall(__NR_getpgid, NO_PID) == -ESRCH);
+	CHECK(syscall(__NR_getsid, NO_PID) == -ESRCH);
 	/* A parent may move its child into the child's own group. */
 	c = fork();
 	if (c == 0)
@@ -541,7 +551,7 @@ static void t_tgkill(void)
 	CHECK(hits == 1 && last_code == SI_TKILL && last_pid == me);
 	CHECK(syscall(__NR_tkill, me, SIGUSR1) == 0 && hits == 2);
 	CHECK(syscall(__NR_gettid, 0) == me);
-	CHECK(syscall(__NR_tgkill, me, 99999, SIGUSR1) == -ESRCH);
+	CHECK(syscall(__NR_tgkill, me, NO_PID, SIGUSR1) == -ESRCH);
 	CHECK(syscall(__NR_tgkill, 0, me, SIGUSR1) == -EINVAL);
 	CHECK(syscall(__NR_tgkill, me, 0, SIGUSR1) == -EINVAL);
 	CHECK(syscall(__NR_tgkill, me, me, 65) == -EINVAL);
