@@ -58,8 +58,9 @@ void fpu_init_cpu(void)
 {
 	static bool decided;
 	uint32_t mxcsr = MXCSR_DEFAULT;
+	bool first = !decided;
 
-	if (!decided) {
+	if (first) {
 		use_fxsr = cpu_has_sse();
 		decided = true;
 	}
@@ -67,10 +68,14 @@ void fpu_init_cpu(void)
 	if (use_fxsr)
 		write_cr4(read_cr4() | CR4_OSFXSR | CR4_OSXMMEXCPT);
 	__asm__ volatile("fninit");
+	if (use_fxsr)
+		__asm__ volatile("ldmxcsr %0" : : "m"(mxcsr));
+	/* The boot CPU keeps the clean image; the others only set themselves up (tasks may copy it by now). */
+	if (!first)
+		return;
 	if (use_fxsr) {
 		uint32_t mask;
 
-		__asm__ volatile("ldmxcsr %0" : : "m"(mxcsr));
 		fxsave(&clean_state);
 		memcpy(&mask, &clean_state.bytes[FX_MXCSR_MASK], 4);
 		if (mask)

@@ -93,7 +93,7 @@ static void write_retcode(uint8_t *rc, bool rt)
 }
 
 static void save_sigcontext(struct sigcontext *sc, const struct trapframe *tf, uint32_t fpstate,
-			    k_sigset_t mask)
+			    k_sigset_t mask, uint32_t cr2)
 {
 	memset(sc, 0, sizeof(*sc));
 	sc->gs = tf->gs;
@@ -117,7 +117,7 @@ static void save_sigcontext(struct sigcontext *sc, const struct trapframe *tf, u
 	sc->ss = tf->ss;
 	sc->fpstate = fpstate;
 	sc->oldmask = (uint32_t)mask;
-	sc->cr2 = tf->trapno == T_PGFLT ? read_cr2() : 0;
+	sc->cr2 = cr2;
 }
 
 static void fill_siginfo(k_siginfo_t *si, int sig, const struct ksiginfo *info)
@@ -158,12 +158,14 @@ int sigframe_setup(struct trapframe *tf, int sig, const struct k_sigaction *ka,
 {
 	struct task *t = current;
 	bool rt = (ka->sa_flags & SA_SIGINFO) != 0;
-	uint32_t sp = frame_base(t, tf, ka), fp, frame, size;
+	uint32_t sp = frame_base(t, tf, ka), fp, frame, size, cr2;
 	struct sig_fpstate fps;
 	union {
 		struct sigframe s;
 		struct rt_sigframe r;
 	} f;
+	/* The fault address as the fault saw it: CR2 itself may have moved since (a COW fault on the frame). */
+	cr2 = (tf->trapno == T_PGFLT && sig == SIGSEGV) ? info->addr : 0;
 	size = rt ? sizeof(struct rt_sigframe) : sizeof(struct sigframe);
 	fp = ALIGN_DOWN(sp - sizeof(struct sig_fpstate), 64);
 	frame = ((fp - size + 4) & ~15u) - 4;
@@ -188,7 +190,7 @@ int sigframe_setup(struct trapframe *tf, int sig, const struct k_sigaction *ka,
 		rf->uc.uc_stack.ss_flags = (int32_t)((t->sig.altstack_flags & SS_DISABLE) ? SS_DISABLE :
 					     (signal_on_altstack(t, tf->esp) ? SS_ONSTACK : 0) |
 					     (t->sig.altstack_flags & SS_AUTODISARM));
-		save_sigcontext(&rf->uc.uc_mcontext, tf, fp, saved_mask);
+		save_sigcontext(&rf->uc.uc_mcontext, tf, fp, saved_mask, cr2);
 		rf->uc.uc_sigmask = saved_mask;
 		write_retcode(rf->retcode, true);
 		rf->pretcode = (ka->sa_flags & SA_RESTORER) ? ka->sa_restorer :
@@ -197,7 +199,7 @@ int sigframe_setup(struct trapframe *tf, int sig, const struct k_sigaction *ka,
 		struct sigframe *sf = &f.s;
 
 		sf->sig = sig;
-		save_sigcontext(&sf->sc, tf, fp, saved_mask);
+		save_sigcontext(&sf->sc, tf, fp, saved_mask, cr2);
 		sf->extramask = (uint32_t)(saved_mask >> 32);
 		write_retcode(sf->retcode, false);
 		sf->pretcode = (ka->sa_flags & SA_RESTORER) ? ka->sa_restorer :
