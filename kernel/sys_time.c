@@ -3,15 +3,13 @@
  * gettimeofday, time and times, in Linux i386's 32-bit time structures.
  *
  * Every clock counts from the TSC (clock_ns(), kernel/timer.c). The wall
- * clock, CLOCK_REALTIME, is that plus an offset: until something reads a
- * battery-backed clock and calls clock_set_realtime_ns(), the offset is 0
- * and the wall clock says 1970-01-01 at boot. The *_time64 variants that
- * newer glibc tries first answer -ENOSYS (kernel/syscall_table.c), and glibc
- * falls back to these.
+ * clock, CLOCK_REALTIME, is that plus the time the CMOS clock gave at boot
+ * (clock_realtime_ns(), set by drivers/rtc.c). smpix never suspends, so
+ * BOOTTIME equals MONOTONIC, and the TSC is never adjusted, so RAW does too;
+ * the COARSE clocks are the same clocks. The *_time64 variants that newer
+ * glibc tries first answer -ENOSYS (kernel/syscall_table.c), and glibc falls
+ * back to these.
  */
-#include "kernel/sys_time.h"
-
-#include "kernel/atomic.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/sched.h"
 #include "kernel/syscalls.h"
@@ -25,13 +23,7 @@
 #define USER_HZ       100               /* clock_t ticks per second, for times() */
 #define CLOCK_PROCESS_CPUTIME_ID 2
 #define CLOCK_THREAD_CPUTIME_ID  3
-#define CLOCK_MONOTONIC_RAW      4
-#define CLOCK_REALTIME_COARSE    5
-#define CLOCK_MONOTONIC_COARSE   6
-#define CLOCK_BOOTTIME           7
 #define TIMER_ABSTIME            1
-
-static uint64_t realtime_offset_ns;     /* written once (RTC at boot), read locklessly */
 
 struct timespec32 {
 	int32_t tv_sec;
@@ -43,14 +35,12 @@ struct timeval32 {
 	int32_t tv_usec;
 };
 
-uint64_t clock_realtime_ns(void)
+/* The wall clock as an unsigned count (smpix's clock never runs before 1970). */
+static uint64_t realtime_ns(void)
 {
-	return READ_ONCE(realtime_offset_ns) + clock_ns();
-}
+	int64_t ns = clock_realtime_ns();
 
-void clock_set_realtime_ns(uint64_t unix_ns)
-{
-	WRITE_ONCE(realtime_offset_ns, unix_ns - clock_ns());
+	return ns < 0 ? 0 : (uint64_t)ns;
 }
 
 static struct timespec32 ns_to_timespec(uint64_t ns)
@@ -68,7 +58,7 @@ static int clock_read(int clock, uint64_t *ns)
 	switch (clock) {
 	case CLOCK_REALTIME:
 	case CLOCK_REALTIME_COARSE:
-		*ns = clock_realtime_ns();
+		*ns = realtime_ns();
 		return 0;
 	case CLOCK_MONOTONIC:
 	case CLOCK_MONOTONIC_RAW:
@@ -141,7 +131,7 @@ long sys_clock_nanosleep(int clock, int flags, const void *ureq, void *urem)
 
 long sys_gettimeofday(void *utv, void *utz)
 {
-	uint64_t ns = clock_realtime_ns();
+	uint64_t ns = realtime_ns();
 	struct timeval32 tv = { (int32_t)(ns / NSEC_PER_SEC), (int32_t)(ns % NSEC_PER_SEC / NSEC_PER_USEC) };
 	static const int32_t utc[2] = { 0, 0 };         /* struct timezone: UTC, no DST */
 
@@ -154,7 +144,7 @@ long sys_gettimeofday(void *utv, void *utz)
 
 long sys_time(void *utloc)
 {
-	int32_t now = (int32_t)(clock_realtime_ns() / NSEC_PER_SEC);
+	int32_t now = (int32_t)(realtime_ns() / NSEC_PER_SEC);
 
 	if (utloc && put_user_u32(utloc, (uint32_t)now) < 0)
 		return -EFAULT;

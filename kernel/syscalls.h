@@ -82,6 +82,8 @@ long sys_clock_nanosleep(int clock, int flags, const void *ureq, void *urem);
 long sys_gettimeofday(void *utv, void *utz);
 long sys_time(void *utloc);
 long sys_times(void *ubuf);
+/* kernel/sys_syslog.c */
+long sys_syslog(int type, char *ubuf, int len);
 /* kernel/sys_reboot.c */
 long sys_reboot(int magic1, int magic2, unsigned cmd, void *arg);
 

@@ -14,6 +14,7 @@
 #define __NR_ioctl              54
 #define __NR_getppid            64
 #define __NR_reboot             88
+#define __NR_syslog             103
 #define __NR_wait4              114
 #define __NR_sched_yield        158
 #define __NR_nanosleep          162
@@ -98,7 +99,11 @@
 #define __NR_sched_rr_get_interval_time64 423
 #define __NR_clone3                 435
 
-#define CLOCK_REALTIME  0
-#define CLOCK_MONOTONIC 1
+#define CLOCK_REALTIME         0
+#define CLOCK_MONOTONIC        1
+#define CLOCK_MONOTONIC_RAW    4
+#define CLOCK_REALTIME_COARSE  5
+#define CLOCK_MONOTONIC_COARSE 6
+#define CLOCK_BOOTTIME         7
 
 #endif
