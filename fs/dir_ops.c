@@ -76,39 +76,60 @@ static int lookup_locked(struct parent *p, struct inode **out)
 	return p->dir->i_op->lookup(p->dir, &p->last, out);
 }
 
-/* Create a name of mode in the parent: mkdir, mknod, and symlink (target != NULL). */
-static long make_node(int dirfd, const char *upath, uint32_t mode, uint32_t rdev, const char *target)
+int vfs_make_node(const struct walk_start *s, const char *path, uint32_t mode, uint32_t rdev,
+		  const char *target, struct inode **out)
 {
-	struct parent p;
-	struct inode *inode;
-	int r = parent_get(dirfd, upath, &p);
+	struct inode *dir, *inode = NULL;
+	struct qstr last;
+	bool slash;
+	int r = path_walk_parent(s, path, &dir, &last, &slash);
 
 	if (r < 0)
 		return r;
-	if (last_is_special(&p.last)) {
-		r = -EEXIST;
-		goto out;
+	if (last_is_special(&last)) {
+		iput(dir);
+		return -EEXIST;
 	}
-	if (p.slash && !S_ISDIR(mode)) {
-		r = -ENOENT;            /* "file/" for a non-directory: Linux answers ENOENT */
-		goto out;
+	if (slash && !S_ISDIR(mode)) {
+		iput(dir);
+		return -ENOENT;         /* "file/" for a non-directory: Linux answers ENOENT */
 	}
-	mutex_lock(&p.dir->i_mutex);
-	r = lookup_locked(&p, &inode);
+	mutex_lock(&dir->i_mutex);
+	r = dir->i_op && dir->i_op->lookup ? dir->i_op->lookup(dir, &last, &inode) : -ENOTDIR;
 	if (r == 0) {
 		iput(inode);
+		inode = NULL;
 		r = -EEXIST;
 	} else if (r == -ENOENT) {
 		if (target)
-			r = p.dir->i_op->symlink ? p.dir->i_op->symlink(p.dir, &p.last, target) : -EPERM;
-		else if (!p.dir->i_op->create)
-			r = -EPERM;
-		else if ((r = p.dir->i_op->create(p.dir, &p.last, mode, rdev, &inode)) == 0)
-			iput(inode);
+			r = dir->i_op->symlink ? dir->i_op->symlink(dir, &last, target) : -EPERM;
+		else
+			r = dir->i_op->create ? dir->i_op->create(dir, &last, mode, rdev, &inode) : -EPERM;
 	}
-	mutex_unlock(&p.dir->i_mutex);
-out:
-	parent_put(&p);
+	mutex_unlock(&dir->i_mutex);
+	iput(dir);
+	if (out && r == 0)
+		*out = inode;
+	else
+		iput(inode);
+	return r;
+}
+
+/* Create a name of mode from a user path: mkdir, mknod, and symlink (target != NULL). */
+static long make_node(int dirfd, const char *upath, uint32_t mode, uint32_t rdev, const char *target)
+{
+	struct walk_start s;
+	char *path;
+	int r = getname(upath, &path);
+
+	if (r < 0)
+		return r;
+	r = walk_start_get(dirfd, path, &s);
+	if (r == 0) {
+		r = vfs_make_node(&s, path, mode, rdev, target, NULL);
+		walk_start_put(&s);
+	}
+	kfree(path);
 	return r;
 }
 

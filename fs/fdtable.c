@@ -90,6 +90,13 @@ void fdtable_exec(struct fdtable *t)
 		close_matching(t, cloexec_test);
 }
 
+void fdtable_set(struct fdtable *t, int fd, struct file *f)
+{
+	spin_lock(&t->lock);
+	t->fd[fd] = f;
+	spin_unlock(&t->lock);
+}
+
 /* Lowest free slot >= minfd; needs t->lock. */
 static int lowest_free(struct fdtable *t, int minfd)
 {

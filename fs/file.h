@@ -102,6 +102,7 @@ int file_count(void);
 
 /* read() into a kernel buffer (exec, #! scripts): like Linux 2.6's set_fs(KERNEL_DS) around vfs_read. */
 ssize_t kernel_read(struct file *f, void *buf, size_t n, loff_t pos);
+ssize_t kernel_write(struct file *f, const void *buf, size_t n, loff_t pos);
 
 /* The VFS's read and write, with the checks every file gets (mode, type, position lock). */
 ssize_t vfs_read(struct file *f, char *ubuf, size_t n, loff_t *pos);

@@ -85,6 +85,18 @@ ssize_t kernel_read(struct file *f, void *buf, size_t n, loff_t pos)
 	return r;
 }
 
+ssize_t kernel_write(struct file *f, const void *buf, size_t n, loff_t pos)
+{
+	struct task *t = current;
+	bool was = t->uaccess_kernel;
+	ssize_t r;
+
+	t->uaccess_kernel = true;
+	r = vfs_write(f, buf, n, &pos);
+	t->uaccess_kernel = was;
+	return r;
+}
+
 loff_t generic_file_llseek(struct file *f, loff_t offset, int whence)
 {
 	loff_t base;

@@ -34,6 +34,13 @@ int vfs_open_kernel(const char *path, unsigned flags, struct file **out);
  */
 int walk_start_get(int dirfd, const char *path, struct walk_start *s);
 void walk_start_put(struct walk_start *s);
+/*
+ * Make path (a kernel string) as a node of mode: a directory, a regular file,
+ * a device node (rdev), or a symlink to target (target != NULL). With out, the
+ * new inode, referenced (not for symlinks). -EEXIST if the name exists.
+ */
+int vfs_make_node(const struct walk_start *s, const char *path, uint32_t mode, uint32_t rdev,
+		  const char *target, struct inode **out);
 /* Copy a path from user space into a PATH_MAX kernel buffer (kmalloc'd; kfree it): -EFAULT, -ENAMETOOLONG, -ENOENT for "". */
 int getname(const char *upath, char **out);
 
