@@ -1,5 +1,6 @@
 /* kmain: the boot CPU's path from the Multiboot entry to a running system. */
 #include "drivers/console.h"
+#include "drivers/kcounts.h"
 #include "drivers/serial.h"
 #include "fs/vfs.h"
 #include "kernel/cmdline.h"
@@ -51,6 +52,7 @@ static int boot_thread(void *unused)
 
 	vfs_init();             /* the root file system from the initrd, /dev */
 	console_driver_init();  /* /dev/console: init's fds 0, 1 and 2 */
+	kcounts_init();         /* /dev/kcounts: object counts for leak checks */
 	if (tests) {
 		ktest_run(tests[0] ? tests : "all");
 		power_off();
