@@ -1229,6 +1229,43 @@ static int read_counts(struct counts *c)
 	return 0;
 }
 
+/*
+ * Booted from a hand-made initrd (tools/testcases/45_vfs.py builds it with
+ * `find . | cpio -o -H newc`) as init=/sbin/check, a "#!/bin/vfstest
+ * --initrd-check" script: did every kind of member come across, with its mode?
+ */
+static int initrd_check(void)
+{
+	static const char hello[] = "hello from a hand-made initrd\n";
+	struct stat64 st;
+	char buf[64];
+	int fd;
+
+	begin("initrd-check");
+	EXPECT(sys_stat("/etc/hello", &st), 0);
+	EXPECT(st.st_mode, S_IFREG | 0640);
+	EXPECT(read_file("/etc/hello", buf, sizeof(buf)), sizeof(hello) - 1);
+	CHECK(streq(buf, hello));
+	EXPECT(sys_lstat("/lnk/tohello", &st), 0);
+	CHECK(S_ISLNK(st.st_mode));
+	EXPECT(SC(__NR_readlink, "/lnk/tohello", buf, sizeof(buf)), 12);
+	CHECK(memcmp(buf, "../etc/hello", 12) == 0);
+	EXPECT(read_file("/lnk/tohello", buf, sizeof(buf)), sizeof(hello) - 1);
+	EXPECT(sys_stat("/private", &st), 0);
+	EXPECT(st.st_mode, S_IFDIR | 0700);
+	EXPECT(sys_stat("/sbin/check", &st), 0);
+	EXPECT(st.st_mode, S_IFREG | 0755);
+	EXPECT(sys_stat("/nodes/console", &st), 0);
+	EXPECT(st.st_mode, S_IFCHR | 0620);
+	EXPECT(st.st_rdev, SMPIX_MKDEV(5, 1));
+	fd = sys_open("/nodes/console", O_WRONLY, 0);
+	CHECK(fd >= 0);
+	EXPECT(sys_write(fd, "vfstest: written through a hand-made device node\n", 50), 50);
+	sys_close(fd);
+	end();
+	return group_failed ? 1 : 0;
+}
+
 /* ---- main ---------------------------------------------------------------------------- */
 
 static void run_all(void)
@@ -1324,6 +1361,8 @@ int main(int argc, char **argv)
 		return SC(__NR_fcntl64, keep, F_GETFD, 0) == 0 &&
 		       SC(__NR_fcntl64, gone, F_GETFD, 0) == -EBADF ? 42 : 1;
 	}
+	if (argc >= 2 && streq(argv[1], "--initrd-check"))
+		return initrd_check();
 	if (argc >= 3 && streq(argv[1], "--script-check")) {
 		/* The kernel ran us as: self --script-check /SCRATCH/script arg1 */
 		size_t n = strlen(argv[2]);
