@@ -270,6 +270,8 @@ static bool find_name_emit(struct dir_context *ctx, const char *name, size_t len
 {
 	struct find_name *fn = container_of(ctx, struct find_name, ctx);
 
+	(void)dtype;
+	(void)next_pos;
 	if (ino != fn->ino || (len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.'))
 		return true;
 	memcpy(fn->name, name, len);
