@@ -307,7 +307,11 @@ static int ramfs_rename(struct inode *old_dir, const struct qstr *old_name,
 	return 0;
 }
 
-/* Positions: 0 is ".", 1 is "..", 2 + k is the k-th entry of the list. */
+/*
+ * Positions: 0 is ".", 1 is "..", 2 + k is the k-th entry of the list. A name
+ * removed before the reader's position shifts the rest down by one, so a
+ * reader listing while others unlink may miss a name (POSIX allows it).
+ */
 static int ramfs_readdir(struct file *f, struct dir_context *ctx)
 {
 	struct inode *dir = f->f_inode;
@@ -323,7 +327,10 @@ static int ramfs_readdir(struct file *f, struct dir_context *ctx)
 	if (f->f_pos == 1) {
 		struct inode *up = dir;
 
-		/* A mount's root reports its covered directory's parent, as stat("..") would. */
+		/*
+		 * A mounted instance's root names itself: its real parent is in another
+		 * file system, and finding it here would take a second i_mutex.
+		 */
 		if (!(dir->i_mnt && dir == dir->i_mnt->root && dir->i_mnt->covered))
 			up = n->parent;
 		if (!ctx->emit(ctx, "..", 2, up->i_ino, DT_DIR, 2))
