@@ -73,7 +73,11 @@
 #define __NR_dup3               330
 #define __NR_statx              383
 
-#define CLOCK_REALTIME  0
-#define CLOCK_MONOTONIC 1
+#define CLOCK_REALTIME         0
+#define CLOCK_MONOTONIC        1
+#define CLOCK_MONOTONIC_RAW    4
+#define CLOCK_REALTIME_COARSE  5
+#define CLOCK_MONOTONIC_COARSE 6
+#define CLOCK_BOOTTIME         7
 
 #endif
