@@ -6,6 +6,7 @@
  */
 #include "kernel/proc.h"
 
+#include "fs/vfs.h"
 #include "kernel/atomic.h"
 #include "kernel/bkl.h"
 #include "kernel/exec.h"
@@ -57,8 +58,11 @@ int proc_start_init(const char *path)
 	task_make_init(t);
 	pgrp_make_leader(t);
 	proc_link(t, NULL);
-	r = exec_kernel(t, path, argv, (const char *const *)envp);
+	r = vfs_proc_init(t);           /* fds 0, 1, 2: /dev/console */
+	if (r == 0)
+		r = exec_kernel(t, path, argv, (const char *const *)envp);
 	if (r < 0) {
+		vfs_proc_exit(t);
 		task_free(t);
 		return r;
 	}
@@ -86,8 +90,11 @@ int proc_spawn(const char *path, const char *const *argv)
 	if (!t)
 		return -ENOMEM;
 	proc_init_family(current);
-	r = exec_kernel(t, path, argv, NULL);
+	r = vfs_proc_init(t);
+	if (r == 0)
+		r = exec_kernel(t, path, argv, NULL);
 	if (r < 0) {
+		vfs_proc_exit(t);
 		task_free(t);
 		return r;
 	}
@@ -108,6 +115,11 @@ struct task *proc_fork(void)
 		return NULL;
 	c->mm = mm_fork(p->mm);
 	if (!c->mm) {
+		task_free(c);
+		return NULL;
+	}
+	if (vfs_proc_fork(p, c) < 0) {  /* the same open files, directory and umask */
+		mm_destroy(c->mm);
 		task_free(c);
 		return NULL;
 	}
@@ -180,6 +192,7 @@ void proc_exit(int status)
 	/* A process may die inside a syscall that runs under the BKL (bkl=syscalls). */
 	while (kernel_locked())
 		unlock_kernel();
+	vfs_proc_exit(t);               /* close every file (a release may sleep: before cli below) */
 	t->mm = NULL;
 	mm_activate(NULL, (char *)t->kstack + KSTACK_SIZE);
 	mm_destroy(mm);

@@ -89,6 +89,12 @@ struct task {
 	uint64_t alarm_at_ns;           /* ITIMER_REAL: when SIGALRM is due, 0 if off (itimer.c) */
 	uint64_t alarm_interval_ns;     /* and then every this often, 0 for once */
 	struct list_head alarm_link;    /* on the list of armed timers */
+
+	/* ---- the VFS's per-process state (fs/vfs.c); only the task itself changes it ---- */
+	struct fdtable *files;          /* descriptors; NULL for kernel threads */
+	struct inode *cwd;              /* current directory (referenced); NULL: the root */
+	uint32_t umask;
+	bool uaccess_kernel;            /* in kernel_read(): the user-copy functions take kernel buffers */
 };
 
 /*
