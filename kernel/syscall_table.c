@@ -36,6 +36,7 @@ const struct syscall_desc syscall_table[] = {
 	SYSCALL_NI(ioctl,          3, 0),       /* the VFS issue: fs/ioctl.c */
 	SYSCALL(getppid,           0, 0),
 	SYSCALL(reboot,            4, SYS_BKL),
+	SYSCALL(syslog,            3, 0),
 	SYSCALL(wait4,             4, 0),
 	SYSCALL(sched_yield,       0, 0),
 	SYSCALL(nanosleep,         2, 0),

@@ -14,6 +14,7 @@
 #define __NR_ioctl              54
 #define __NR_getppid            64
 #define __NR_reboot             88
+#define __NR_syslog             103
 #define __NR_wait4              114
 #define __NR_sched_yield        158
 #define __NR_nanosleep          162

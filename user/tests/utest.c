@@ -246,6 +246,42 @@ static void t_enosys(void)
 	CHECK(syscall(__NR_reboot, 0, 0, 0, 0) == -EINVAL);
 }
 
+/* The kernel log through syslog(2) (as dmesg reads it): errors as Linux gives them, and the boot lines. */
+static char logbuf[65536];
+
+static int log_has(const char *buf, long n, const char *needle)
+{
+	long k = (long)strlen(needle);
+
+	for (long i = 0; i + k <= n; i++)
+		if (memcmp(buf + i, needle, (size_t)k) == 0)
+			return 1;
+	return 0;
+}
+
+static void t_syslog(void)
+{
+	long n;
+
+	CHECK(syscall(__NR_syslog, 10, 0, 0) == (long)sizeof(logbuf));        /* SIZE_BUFFER */
+	CHECK(syscall(__NR_syslog, 3, 0, 10) == -EINVAL);                       /* READ_ALL into NULL */
+	CHECK(syscall(__NR_syslog, 3, logbuf, -1) == -EINVAL);
+	CHECK(syscall(__NR_syslog, 3, logbuf, 0) == 0);
+	CHECK(syscall(__NR_syslog, 3, 0xC0100000, 100) == -EFAULT);            /* kernel memory */
+	CHECK(syscall(__NR_syslog, 99, logbuf, 10) == -EINVAL);
+	CHECK(syscall(__NR_syslog, 8, 0, 9) == -EINVAL);                        /* CONSOLE_LEVEL 9 */
+	CHECK(syscall(__NR_syslog, 2, logbuf, 0) == 0);                         /* READ of nothing */
+	n = syscall(__NR_syslog, 3, logbuf, sizeof(logbuf));
+	CHECK(n > 0 && n <= (long)sizeof(logbuf));
+	CHECK(log_has(logbuf, n, "CPUs online\n"));
+	CHECK(log_has(logbuf, n, "<6>["));
+	/* READ consumes: what it returned is no longer unread. */
+	CHECK(syscall(__NR_syslog, 9, 0, 0) > 0);
+	n = syscall(__NR_syslog, 2, logbuf, sizeof(logbuf));
+	CHECK(n > 0);
+	CHECK(syscall(__NR_syslog, 9, 0, 0) < n);
+}
+
 static void segv_null(void) { *(volatile int *)0 = 1; }
 static void segv_kernel(void) { *(volatile int *)0xC0100000 = 1; }
 static void read_kernel(void) { (void)*(volatile int *)0xC0100000; }
@@ -515,6 +551,7 @@ int main(int argc, char **argv)
 	run("affinity", t_affinity);
 	run("clock_gettime", t_clock_gettime);
 	run("enosys", t_enosys);
+	run("syslog", t_syslog);
 	run("segv_null", t_segv_null);
 	run("kernel_memory", t_kernel_memory);
 	run("privileged", t_privileged);
