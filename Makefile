@@ -52,10 +52,10 @@ $(BUILD)/%.S.o: %.S | build-tools
 	@$(if $(Q),echo "  AS      $<")
 	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
 
-# ---- user programs, linked into the kernel until there is a file system ------
+# ---- user programs, in the initrd's /bin -------------------------------------
 # Built with the host compiler as static i386 executables loaded at 0x08048000
-# (user/user.ld); kernel/exec.c loads them by path, "/bin/NAME", from the table
-# that tools/mkuserprogs.sh writes.
+# (user/user.ld). build/ubin/NAME keeps its symbols for gdb; the initrd gets a
+# stripped copy as /bin/NAME, which execve() loads through the VFS.
 UCFLAGS := -m32 -march=i686 -std=gnu11 -O1 -g -static -nostdlib -ffreestanding -fno-pie -fno-pic \
 	-fno-stack-protector -fno-builtin -fno-asynchronous-unwind-tables -nostdinc -isystem $(GCC_INCLUDE) \
 	-I. -Iuser/lib -Wall -Wextra -Werror -Wno-unused-parameter -MMD -MP
@@ -89,14 +89,6 @@ $(BUILD)/ubin/$(basename $(notdir $(1))): $(BUILD)/$(1).o $(ULIB_OBJS) user/user
 endef
 $(foreach s,$(UPROG_SRCS),$(eval $(call UPROG_RULE,$(s))))
 
-$(BUILD)/userprogs.S: $(UPROGS) tools/mkuserprogs.sh
-	$(Q)tools/mkuserprogs.sh $(abspath $(UPROGS)) > $@
-
-$(BUILD)/userprogs.S.o: $(BUILD)/userprogs.S
-	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
-
-KOBJS += $(BUILD)/userprogs.S.o
-
 # Link twice: the first link tells tools/mksyms.sh where every function is;
 # the second builds that table in (after all code, so nothing moves).
 $(BUILD)/ksyms0.S: tools/mksyms.sh
@@ -118,12 +110,14 @@ $(BUILD)/kernel.elf: $(BUILD)/kernel.pass1.elf $(BUILD)/ksyms.S.o
 $(BUILD)/ksyms0.S.o $(BUILD)/ksyms.S.o: %.S.o: %.S
 	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
 
-# The initial RAM disk: a cpio "newc" archive of build/initrd/ (filled from user/root).
-INITRD_FILES := $(shell find user/root -type f 2>/dev/null)
-$(BUILD)/initrd.cpio: $(INITRD_FILES)
-	@tools/need.sh cpio
-	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd
+# The initial RAM disk: a cpio "newc" archive of build/initrd/: user/root's files
+# and the stripped user programs in /bin.
+INITRD_FILES := $(shell find user/root 2>/dev/null)
+$(BUILD)/initrd.cpio: $(INITRD_FILES) $(UPROGS)
+	@tools/need.sh cpio strip
+	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin
 	cp -R user/root/. $(BUILD)/initrd/
+	for p in $(UPROGS); do strip -o $(BUILD)/initrd/bin/$$(basename $$p) $$p || exit 1; done
 	cd $(BUILD)/initrd && find . -mindepth 1 | LC_ALL=C sort | cpio --quiet -o -H newc --reproducible -R 0:0 > ../initrd.cpio
 
 # ---- running it -------------------------------------------------------------
@@ -197,7 +191,13 @@ hosttest: $(HOSTTESTS)
 
 # The tools are checked before anything is built, so a fresh machine stops (or, as root,
 # installs them with tools/deps.sh) at once instead of after the build.
-test: test-tools all iso hosttest
+# vfstest built for Linux with the host's C library: its expectations must hold on Linux too.
+$(BUILD)/vfstest-linux: user/tests/vfstest.c $(wildcard kernel/uapi/*.h)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTCC  $< (Linux, i386, static)")
+	$(Q)$(HOSTCC) -m32 -static -O1 -Wall -Wextra -Werror -DVFSTEST_LINUX -I. -o $@ $<
+
+test: test-tools all iso hosttest $(BUILD)/vfstest-linux
 	$(PYTHON) tools/harness.py
 
 test-tools:

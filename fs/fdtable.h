@@ -35,6 +35,8 @@ void fdtable_free(struct fdtable *t);
 /* Close the close-on-exec descriptors (execve, past its point of no return). */
 void fdtable_exec(struct fdtable *t);
 
+/* Put f (the caller's reference) in slot fd of a table no process uses yet (init's 0, 1, 2). */
+void fdtable_set(struct fdtable *t, int fd, struct file *f);
 /* Install f in the lowest free slot >= minfd of the current process: the fd, or -EMFILE. Takes over the caller's reference. */
 int fd_install(struct file *f, int minfd, bool cloexec);
 /* The file behind fd of the current process, referenced (fput when done), or NULL (-EBADF). */

@@ -22,6 +22,8 @@ struct dir_context;
  * BKL", the May 2004 mail's proposal) as bit 0; the others are free.
  */
 #define FOP_UNLOCKED_IOCTL_RESERVED 0x1
+/* A stream (pipe, tty): it has no position; lseek, pread and pwrite answer -ESPIPE. */
+#define FOP_STREAM 0x2
 
 /*
  * What a file can do. Any method may be NULL: read/write then answer
@@ -52,10 +54,12 @@ struct file_operations {
 };
 
 /*
- * readdir's sink: the file system calls emit() once per entry, in order,
- * and stores in f->f_pos a cookie for the entry AFTER it before each call
- * (so the next getdents64 resumes there). emit() returns false when the
- * caller's buffer is full: stop, and do not advance past that entry.
+ * readdir's sink. The VFS calls f_op->readdir with the directory's i_mutex
+ * held. The file system calls emit() once per entry from position f->f_pos
+ * on, in order, with next_pos, the position of the entry after it (the
+ * d_off that getdents64 reports); when emit() returns true it sets
+ * f->f_pos = next_pos and goes on; when it returns false (the caller's
+ * buffer is full) it stops and leaves f_pos at that entry.
  */
 struct dir_context {
 	bool (*emit)(struct dir_context *ctx, const char *name, size_t len, uint32_t ino,
@@ -98,11 +102,14 @@ int file_count(void);
 
 /* read() into a kernel buffer (exec, #! scripts): like Linux 2.6's set_fs(KERNEL_DS) around vfs_read. */
 ssize_t kernel_read(struct file *f, void *buf, size_t n, loff_t pos);
+ssize_t kernel_write(struct file *f, const void *buf, size_t n, loff_t pos);
 
 /* The VFS's read and write, with the checks every file gets (mode, type, position lock). */
 ssize_t vfs_read(struct file *f, char *ubuf, size_t n, loff_t *pos);
 ssize_t vfs_write(struct file *f, const char *ubuf, size_t n, loff_t *pos);
 /* The default llseek for files whose f_op has none. */
 loff_t generic_file_llseek(struct file *f, loff_t offset, int whence);
+/* ioctl: the generic commands (FIOCLEX, FIONCLEX, FIONBIO, FIONREAD), then f_op->ioctl (fs/ioctl.c). */
+long vfs_ioctl(struct file *f, int fd, unsigned cmd, unsigned long arg);
 
 #endif

@@ -29,6 +29,7 @@ struct mount {
 	struct inode *covered;          /* the directory it is mounted on (referenced); NULL for / */
 	struct mount *parent;           /* the mount covered lives on; NULL for / */
 	char path[64];                  /* where, for /proc/mounts */
+	uint32_t dev;                   /* st_dev of its files: SMPIX_MKDEV(0, n), n counting mounts from 1 */
 	void *fs_private;               /* the file system's per-instance data */
 	uint32_t next_ino;              /* inode numbers handed out by mount_new_ino() */
 	struct list_head link;          /* on the mount list */

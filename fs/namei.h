@@ -40,6 +40,13 @@ int path_walk_parent(const struct walk_start *s, const char *path, struct inode 
 		     struct qstr *last, bool *trailing_slash);
 /* Look name up in dir (under dir's i_mutex, crossing mounts both ways): a referenced inode. */
 int lookup_one(struct inode *dir, const struct qstr *name, struct inode **out);
+/*
+ * open(O_CREAT)'s step: find name in dir or, if it is not there, create a
+ * regular file of mode, both under dir's i_mutex so two creators cannot
+ * both make it. excl (O_EXCL): an existing name is -EEXIST. *created says which.
+ */
+int lookup_create(struct inode *dir, const struct qstr *name, uint32_t mode, bool excl,
+		  struct inode **out, bool *created);
 /* The absolute path of directory dir into buf (getcwd): its length with the NUL, or -errno. */
 int path_of_dir(struct inode *root, struct inode *dir, char *buf, size_t size);
 

@@ -28,12 +28,19 @@ void vfs_proc_exit(struct task *t);
 /* Open path (a kernel string, relative to the current directory) from inside the kernel. */
 int vfs_open_kernel(const char *path, unsigned flags, struct file **out);
 /*
- * Where a walk for the current process starts: "/" and, for relative
- * paths, dirfd's directory (AT_FDCWD: the current directory). Both
+ * Where a walk of path for the current process starts: "/" and, for a
+ * relative path, dirfd's directory (AT_FDCWD: the current directory). Both
  * referenced: walk_start_put() when done. -EBADF, -ENOTDIR.
  */
-int walk_start_get(int dirfd, struct walk_start *s);
+int walk_start_get(int dirfd, const char *path, struct walk_start *s);
 void walk_start_put(struct walk_start *s);
+/*
+ * Make path (a kernel string) as a node of mode: a directory, a regular file,
+ * a device node (rdev), or a symlink to target (target != NULL). With out, the
+ * new inode, referenced (not for symlinks). -EEXIST if the name exists.
+ */
+int vfs_make_node(const struct walk_start *s, const char *path, uint32_t mode, uint32_t rdev,
+		  const char *target, struct inode **out);
 /* Copy a path from user space into a PATH_MAX kernel buffer (kmalloc'd; kfree it): -EFAULT, -ENAMETOOLONG, -ENOENT for "". */
 int getname(const char *upath, char **out);
 

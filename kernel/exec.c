@@ -14,9 +14,15 @@
  *           16 bytes of zero, then USER_STACK_TOP
  *
  * esp is 16-byte aligned at entry.
+ *
+ * The program is a file in the VFS: an ELF executable, or a script whose
+ * first line "#!interpreter [arg]" names the program that runs it (with the
+ * script's path as its argument), as Linux's binfmt_script does.
  */
 #include "kernel/exec.h"
 
+#include "fs/file.h"
+#include "fs/vfs.h"
 #include "kernel/elf.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kheap.h"
@@ -26,13 +32,17 @@
 #include "kernel/task.h"
 #include "kernel/uapi/auxv.h"
 #include "kernel/uapi/errno.h"
-#include "kernel/userprog.h"
+#include "kernel/uapi/fcntl.h"
+#include "kernel/uapi/limits.h"
+#include "kernel/uapi/stat.h"
 #include "kernel/x86/fpu.h"
 #include "kernel/x86/gdt.h"
 #include "kernel/x86/trap.h"
 #include "kernel/x86/x86.h"
 
 #define NAUX 8                          /* auxv pairs we write, AT_NULL included */
+#define SCRIPT_LINE_MAX 128             /* a "#!" line longer than this is cut, as Linux 2.6 did */
+#define SCRIPT_DEPTH_MAX 4              /* scripts running scripts: then -ELOOP (Linux's limit) */
 
 /* Argument and environment strings, back to back, argv's first. */
 struct exec_args {
@@ -138,21 +148,162 @@ static const char *basename(const char *path)
 	return b;
 }
 
-/* The common part: everything is in kernel memory now. */
-static int exec_args_into(struct task *t, const char *path, const struct exec_args *a)
+/*
+ * Open path for execution: the lookup comes first, before any allocation, so
+ * a missing program is -ENOENT even when memory is short. Only a regular
+ * file with an execute bit runs (-EACCES otherwise, as in Linux).
+ */
+static int exec_open(const char *path, struct file **out)
 {
-	const struct userprog *prog = userprog_find(path);
+	struct file *f;
+	int r = vfs_open_kernel(path, O_RDONLY, &f);
+
+	if (r < 0)
+		return r == -EISDIR ? -EACCES : r;
+	if (!S_ISREG(f->f_inode->i_mode) || !(f->f_inode->i_mode & 0111)) {
+		fput(f);
+		return -EACCES;
+	}
+	*out = f;
+	return 0;
+}
+
+/* The whole file in a kmalloc'd buffer (ELF images are small: this keeps elf_load simple). */
+static int read_image(struct file *f, void **image, size_t *size)
+{
+	loff_t n = f->f_inode->i_size;
+	ssize_t got;
+	void *buf;
+
+	if (n <= 0 || n > DIRECT_MAP_MAX / 4)
+		return -ENOEXEC;
+	buf = kmalloc((size_t)n);
+	if (!buf)
+		return -ENOMEM;
+	got = kernel_read(f, buf, (size_t)n, 0);
+	if (got != n) {
+		kfree(buf);
+		return got < 0 ? (int)got : -EIO;
+	}
+	*image = buf;
+	*size = (size_t)n;
+	return 0;
+}
+
+/* Replace argv[0] with the strings of newv (n of them): how a script's interpreter gets its arguments. */
+static int args_replace_argv0(struct exec_args *a, const char *const *newv, int n)
+{
+	size_t old0 = a->argc ? strlen(a->buf) + 1 : 0, add = 0, off = 0;
+
+	for (int i = 0; i < n; i++)
+		add += strlen(newv[i]) + 1;
+	if (a->used - old0 + add > EXEC_ARG_MAX || a->argc + a->envc + n > EXEC_MAX_PTRS)
+		return -E2BIG;
+	memmove(a->buf + add, a->buf + old0, a->used - old0);
+	for (int i = 0; i < n; i++) {
+		size_t len = strlen(newv[i]) + 1;
+
+		memcpy(a->buf + off, newv[i], len);
+		off += len;
+	}
+	a->used = a->used - old0 + add;
+	a->argc += n - (old0 ? 1 : 0);
+	return 0;
+}
+
+/*
+ * "#!interp [arg]" in line (NUL-terminated, at most SCRIPT_LINE_MAX): split it
+ * in place. Returns 0 with *interp and *arg (NULL if none), or -ENOEXEC.
+ */
+static int parse_script_line(char *line, char **interp, char **arg)
+{
+	char *p = line + 2, *end;
+
+	for (end = p; *end && *end != '\n'; end++)
+		;
+	*end = '\0';
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!*p)
+		return -ENOEXEC;
+	*interp = p;
+	while (*p && *p != ' ' && *p != '\t')
+		p++;
+	*arg = NULL;
+	if (*p) {
+		*p++ = '\0';
+		while (*p == ' ' || *p == '\t')
+			p++;
+		/* Linux keeps the rest of the line as one argument, trailing blanks trimmed. */
+		for (end = p + strlen(p); end > p && (end[-1] == ' ' || end[-1] == '\t'); end--)
+			end[-1] = '\0';
+		if (*p)
+			*arg = p;
+	}
+	return 0;
+}
+
+static int exec_file(struct task *t, struct file *f, const char *path, struct exec_args *a, int depth);
+
+/* f is a "#!" script: run its interpreter with the script's path in argv. f is ours to fput. */
+static int exec_script(struct task *t, struct file *f, const char *path, struct exec_args *a,
+		       int depth, char *line)
+{
+	const char *newv[3];
+	char *interp, *arg;
+	struct file *interp_file;
+	int n = 0, r;
+
+	fput(f);
+	if (depth >= SCRIPT_DEPTH_MAX)
+		return -ELOOP;
+	r = parse_script_line(line, &interp, &arg);
+	if (r < 0)
+		return r;
+	newv[n++] = interp;
+	if (arg)
+		newv[n++] = arg;
+	newv[n++] = path;
+	r = args_replace_argv0(a, newv, n);
+	if (r < 0)
+		return r;
+	r = exec_open(interp, &interp_file);
+	if (r < 0)
+		return r;
+	return exec_file(t, interp_file, interp, a, depth + 1);
+}
+
+/* The common part: the program is open, the arguments are in kernel memory. Consumes f. */
+static int exec_file(struct task *t, struct file *f, const char *path, struct exec_args *a, int depth)
+{
+	char line[SCRIPT_LINE_MAX + 1];
 	struct elf_info info;
 	struct mm *mm, *old;
 	uint32_t esp = 0;
+	void *image;
+	size_t size;
+	ssize_t n;
 	int r;
 
-	if (!prog)
-		return -ENOENT;
+	n = kernel_read(f, line, SCRIPT_LINE_MAX, 0);
+	if (n < 0) {
+		fput(f);
+		return (int)n;
+	}
+	line[n] = '\0';
+	if (n >= 2 && line[0] == '#' && line[1] == '!')
+		return exec_script(t, f, path, a, depth, line);
+	r = read_image(f, &image, &size);
+	fput(f);
+	if (r < 0)
+		return r;
 	mm = mm_create();
-	if (!mm)
+	if (!mm) {
+		kfree(image);
 		return -ENOMEM;
-	r = elf_load(mm, prog->start, prog->end - prog->start, &info);
+	}
+	r = elf_load(mm, image, size, &info);
+	kfree(image);
 	if (r == 0)
 		r = mm_alloc_range(mm, USER_STACK_TOP - USER_STACK_SIZE, USER_STACK_TOP, PTE_W);
 	if (r == 0)
@@ -171,6 +322,7 @@ static int exec_args_into(struct task *t, const char *path, const struct exec_ar
 		fpu_reset_live();       /* the new program must not see the old one's registers */
 	}
 	mm_destroy(old);
+	vfs_proc_exec(t);               /* close-on-exec descriptors go now, not before: exec could still fail above */
 	set_user_registers(task_trapframe(t), info.entry, esp);
 	task_set_name(t, basename(path));
 	return 0;
@@ -178,35 +330,79 @@ static int exec_args_into(struct task *t, const char *path, const struct exec_ar
 
 int exec_kernel(struct task *t, const char *path, const char *const *argv, const char *const *envp)
 {
-	struct exec_args a = { kmalloc(EXEC_ARG_MAX), 0, 0, 0 };
-	int r = a.buf ? 0 : -ENOMEM;
+	struct exec_args a = { NULL, 0, 0, 0 };
+	struct file *f;
+	int r;
 
+	/* Look the program up before allocating: a missing one is -ENOENT even when memory is short. */
+	r = exec_open(path, &f);
+	if (r < 0)
+		return r;
+	a.buf = kmalloc(EXEC_ARG_MAX);
+	r = a.buf ? 0 : -ENOMEM;
 	for (int i = 0; r == 0 && argv && argv[i]; i++)
 		r = args_add(&a, argv[i], &a.argc);
 	for (int i = 0; r == 0 && envp && envp[i]; i++)
 		r = args_add(&a, envp[i], &a.envc);
 	if (r == 0)
-		r = exec_args_into(t, path, &a);
+		r = exec_file(t, f, path, &a, 0);
+	else
+		fput(f);
 	kfree(a.buf);
 	return r;
 }
 
+/*
+ * The path on the stack when it is short (no allocation before the lookup,
+ * the common case), in a PATH_MAX buffer from the heap otherwise.
+ */
+static int exec_getname(const char *upath, char *small, size_t small_size, char **path)
+{
+	int r = strncpy_from_user(small, upath, small_size);
+
+	*path = small;
+	if (r == -ENAMETOOLONG) {
+		*path = kmalloc(PATH_MAX);
+		if (!*path)
+			return -ENOMEM;
+		r = strncpy_from_user(*path, upath, PATH_MAX);
+	}
+	if (r == 0)
+		r = -ENOENT;
+	if (r < 0 && *path != small)
+		kfree(*path);
+	return r < 0 ? r : 0;
+}
+
 long sys_execve(const char *upath, char *const *uargv, char *const *uenvp)
 {
-	char path[EXEC_PATH_MAX];
+	char small[EXEC_PATH_MAX], *path;
 	struct exec_args a = { NULL, 0, 0, 0 };
-	int r = strncpy_from_user(path, upath, sizeof(path));
+	struct file *f;
+	int r = exec_getname(upath, small, sizeof(small), &path);
 
 	if (r < 0)
 		return r;
+	/* Look the program up before allocating: a missing one is -ENOENT even when memory is short. */
+	r = exec_open(path, &f);
+	if (r < 0)
+		goto out_path;
 	a.buf = kmalloc(EXEC_ARG_MAX);
-	if (!a.buf)
-		return -ENOMEM;
+	if (!a.buf) {
+		fput(f);
+		r = -ENOMEM;
+		goto out_path;
+	}
 	r = args_from_user(&a, (uintptr_t)uargv, &a.argc);
 	if (r == 0)
 		r = args_from_user(&a, (uintptr_t)uenvp, &a.envc);
 	if (r == 0)
-		r = exec_args_into(current, path, &a);
+		r = exec_file(current, f, path, &a, 0);
+	else
+		fput(f);
 	kfree(a.buf);
+out_path:
+	if (path != small)
+		kfree(path);
 	return r;
 }

@@ -1,5 +1,8 @@
 /* kmain: the boot CPU's path from the Multiboot entry to a running system. */
+#include "drivers/console.h"
+#include "drivers/kcounts.h"
 #include "drivers/serial.h"
+#include "fs/vfs.h"
 #include "kernel/cmdline.h"
 #include "kernel/cpu.h"
 #include "kernel/ktest.h"
@@ -47,21 +50,17 @@ static int boot_thread(void *unused)
 {
 	const char *tests = cmdline_get("test");
 
+	vfs_init();             /* the root file system from the initrd, /dev */
+	console_driver_init();  /* /dev/console: init's fds 0, 1 and 2 */
+	kcounts_init();         /* /dev/kcounts: object counts for leak checks */
 	if (tests) {
 		ktest_run(tests[0] ? tests : "all");
 		power_off();
 	}
 	start_init();
+	/* /dev/console echoes what is typed (drivers/console.c), whether or not anyone reads it. */
 	printk("smpix: boot done; the system is idle and echoes what you type (Ctrl-A X quits QEMU)\n");
-	/* Until a tty exists: show that serial input arrives by interrupt. */
-	for (;;) {
-		int c = serial_getc_nowait();
-
-		if (c < 0)
-			__asm__ volatile("sti; hlt" ::: "memory");
-		else
-			console_putc(c == '\r' ? '\n' : (char)c);
-	}
+	return 0;
 }
 
 void kmain(uint32_t magic, physaddr_t mbi_phys);

@@ -6,6 +6,7 @@
  */
 #include "kernel/proc.h"
 
+#include "fs/vfs.h"
 #include "kernel/atomic.h"
 #include "kernel/bkl.h"
 #include "kernel/exec.h"
@@ -53,8 +54,11 @@ int proc_start_init(const char *path)
 		return -ENOMEM;
 	task_make_init(t);
 	proc_link(t, NULL);
-	r = exec_kernel(t, path, argv, (const char *const *)envp);
+	r = vfs_proc_init(t);           /* fds 0, 1, 2: /dev/console */
+	if (r == 0)
+		r = exec_kernel(t, path, argv, (const char *const *)envp);
 	if (r < 0) {
+		vfs_proc_exit(t);
 		task_free(t);
 		return r;
 	}
@@ -82,8 +86,11 @@ int proc_spawn(const char *path, const char *const *argv)
 	if (!t)
 		return -ENOMEM;
 	proc_init_family(current);
-	r = exec_kernel(t, path, argv, NULL);
+	r = vfs_proc_init(t);
+	if (r == 0)
+		r = exec_kernel(t, path, argv, NULL);
 	if (r < 0) {
+		vfs_proc_exit(t);
 		task_free(t);
 		return r;
 	}
@@ -104,6 +111,11 @@ long sys_fork(void)
 		return -ENOMEM;
 	c->mm = mm_fork(p->mm);
 	if (!c->mm) {
+		task_free(c);
+		return -ENOMEM;
+	}
+	if (vfs_proc_fork(p, c) < 0) {  /* the same open files, directory and umask */
+		mm_destroy(c->mm);
 		task_free(c);
 		return -ENOMEM;
 	}
@@ -165,6 +177,7 @@ void proc_exit(int status)
 	/* A process may die inside a syscall that runs under the BKL (bkl=syscalls). */
 	while (kernel_locked())
 		unlock_kernel();
+	vfs_proc_exit(t);               /* close every file (a release may sleep: before cli below) */
 	t->mm = NULL;
 	mm_activate(NULL, (char *)t->kstack + KSTACK_SIZE);
 	mm_destroy(mm);

@@ -12,6 +12,9 @@
  * To add a call: write long sys_NAME(args) in the file of its subsystem,
  * declare it in kernel/syscalls.h, add its number to kernel/uapi/unistd.h and
  * a line here. The table need not be sorted; syscall_init() indexes it.
+ *
+ * The file calls (fs/) take no BKL either: the VFS has its own locks
+ * (fs/inode.h, fs/file.h, fs/fdtable.h), named where they are declared.
  */
 #include "kernel/syscall.h"
 
@@ -33,7 +36,7 @@ const struct syscall_desc syscall_table[] = {
 	SYSCALL(getpid,            0, 0),
 	SYSCALL(kill,              2, 0),
 	SYSCALL(brk,               1, 0),
-	SYSCALL_NI(ioctl,          3, 0),       /* the VFS issue: fs/ioctl.c */
+	SYSCALL(ioctl,             3, 0),       /* fs/ioctl.c: vfs_ioctl decides */
 	SYSCALL(getppid,           0, 0),
 	SYSCALL(reboot,            4, SYS_BKL),
 	SYSCALL(syslog,            3, 0),
@@ -44,6 +47,57 @@ const struct syscall_desc syscall_table[] = {
 	SYSCALL(sched_getaffinity, 3, 0),
 	SYSCALL(exit_group,        1, 0),
 	SYSCALL(clock_gettime,     2, 0),
+	/* The VFS (fs/): files, directories, descriptors. */
+	SYSCALL(open,              3, 0),
+	SYSCALL(openat,            4, 0),
+	SYSCALL(creat,             2, 0),
+	SYSCALL(close,             1, 0),
+	SYSCALL(readv,             3, 0),
+	SYSCALL(writev,            3, 0),
+	SYSCALL(pread64,           5, 0),
+	SYSCALL(pwrite64,          5, 0),
+	SYSCALL(lseek,             3, 0),
+	SYSCALL(_llseek,           5, 0),
+	SYSCALL(stat64,            2, 0),
+	SYSCALL(lstat64,           2, 0),
+	SYSCALL(fstat64,           2, 0),
+	SYSCALL(fstatat64,         4, 0),
+	SYSCALL(statx,             5, 0),
+	SYSCALL(getdents64,        3, 0),
+	SYSCALL(mkdir,             2, 0),
+	SYSCALL(mkdirat,           3, 0),
+	SYSCALL(rmdir,             1, 0),
+	SYSCALL(unlink,            1, 0),
+	SYSCALL(unlinkat,          3, 0),
+	SYSCALL(link,              2, 0),
+	SYSCALL(linkat,            5, 0),
+	SYSCALL(rename,            2, 0),
+	SYSCALL(renameat,          4, 0),
+	SYSCALL(symlink,           2, 0),
+	SYSCALL(symlinkat,         3, 0),
+	SYSCALL(readlink,          3, 0),
+	SYSCALL(readlinkat,        4, 0),
+	SYSCALL(chdir,             1, 0),
+	SYSCALL(fchdir,            1, 0),
+	SYSCALL(getcwd,            2, 0),
+	SYSCALL(dup,               1, 0),
+	SYSCALL(dup2,              2, 0),
+	SYSCALL(dup3,              3, 0),
+	SYSCALL(fcntl64,           3, 0),
+	SYSCALL(access,            2, 0),
+	SYSCALL(faccessat,         3, 0),
+	SYSCALL(truncate,          2, 0),
+	SYSCALL(ftruncate,         2, 0),
+	SYSCALL(truncate64,        3, 0),
+	SYSCALL(ftruncate64,       3, 0),
+	SYSCALL(umask,             1, 0),
+	SYSCALL(mknod,             3, 0),
+	SYSCALL(mknodat,           4, 0),
+	SYSCALL(chmod,             2, 0),
+	SYSCALL(fchmod,            2, 0),
+	SYSCALL(sync,              0, 0),
+	SYSCALL(fsync,             1, 0),
+	SYSCALL(fdatasync,         1, 0),
 };
 
 const unsigned syscall_table_len = sizeof(syscall_table) / sizeof(syscall_table[0]);

@@ -22,9 +22,67 @@ long sys_sched_yield(void);
 long sys_nanosleep(const void *ureq, void *urem);
 long sys_sched_setaffinity(int pid, unsigned len, const void *umask);
 long sys_sched_getaffinity(int pid, unsigned len, void *umask);
-/* kernel/conio.c */
+/* fs/read_write.c */
 long sys_read(int fd, void *ubuf, size_t count);
 long sys_write(int fd, const void *ubuf, size_t count);
+long sys_readv(int fd, const void *uiov, int iovcnt);
+long sys_writev(int fd, const void *uiov, int iovcnt);
+long sys_pread64(int fd, void *ubuf, size_t count, uint32_t pos_lo, uint32_t pos_hi);
+long sys_pwrite64(int fd, const void *ubuf, size_t count, uint32_t pos_lo, uint32_t pos_hi);
+long sys_lseek(int fd, long offset, int whence);
+long sys__llseek(int fd, uint32_t offset_high, uint32_t offset_low, void *uresult, int whence);
+/* fs/open.c */
+long sys_open(const char *upath, int flags, uint32_t mode);
+long sys_openat(int dirfd, const char *upath, int flags, uint32_t mode);
+long sys_creat(const char *upath, uint32_t mode);
+long sys_access(const char *upath, int mode);
+long sys_faccessat(int dirfd, const char *upath, int mode);
+long sys_truncate(const char *upath, long length);
+long sys_ftruncate(int fd, long length);
+long sys_truncate64(const char *upath, uint32_t lo, uint32_t hi);
+long sys_ftruncate64(int fd, uint32_t lo, uint32_t hi);
+long sys_chmod(const char *upath, uint32_t mode);
+long sys_fchmod(int fd, uint32_t mode);
+long sys_chdir(const char *upath);
+long sys_fchdir(int fd);
+long sys_getcwd(char *ubuf, size_t size);
+long sys_umask(uint32_t mask);
+/* fs/fdtable.c */
+long sys_close(int fd);
+long sys_dup(int oldfd);
+long sys_dup2(int oldfd, int newfd);
+long sys_dup3(int oldfd, int newfd, int flags);
+long sys_fcntl64(int fd, int cmd, unsigned long arg);
+/* fs/dir_ops.c */
+long sys_mkdir(const char *upath, uint32_t mode);
+long sys_mkdirat(int dirfd, const char *upath, uint32_t mode);
+long sys_mknod(const char *upath, uint32_t mode, uint32_t dev);
+long sys_mknodat(int dirfd, const char *upath, uint32_t mode, uint32_t dev);
+long sys_rmdir(const char *upath);
+long sys_unlink(const char *upath);
+long sys_unlinkat(int dirfd, const char *upath, int flags);
+long sys_link(const char *uold, const char *unew);
+long sys_linkat(int olddirfd, const char *uold, int newdirfd, const char *unew, int flags);
+long sys_rename(const char *uold, const char *unew);
+long sys_renameat(int olddirfd, const char *uold, int newdirfd, const char *unew);
+long sys_symlink(const char *utarget, const char *upath);
+long sys_symlinkat(const char *utarget, int dirfd, const char *upath);
+long sys_readlink(const char *upath, char *ubuf, int size);
+long sys_readlinkat(int dirfd, const char *upath, char *ubuf, int size);
+/* fs/stat.c */
+long sys_stat64(const char *upath, void *ubuf);
+long sys_lstat64(const char *upath, void *ubuf);
+long sys_fstat64(int fd, void *ubuf);
+long sys_fstatat64(int dirfd, const char *upath, void *ubuf, int flags);
+long sys_statx(int dirfd, const char *upath, int flags, unsigned mask, void *ubuf);
+/* fs/readdir.c */
+long sys_getdents64(int fd, void *ubuf, unsigned count);
+/* fs/ioctl.c */
+long sys_ioctl(int fd, unsigned cmd, unsigned long arg);
+/* fs/sync.c */
+long sys_sync(void);
+long sys_fsync(int fd);
+long sys_fdatasync(int fd);
 /* kernel/sys_time.c */
 long sys_clock_gettime(int clock, void *uts);
 /* kernel/sys_syslog.c */

@@ -73,6 +73,12 @@ struct task {
 	uint32_t sig_pending;           /* bit n: signal n is pending */
 	bool killed;                    /* must exit at the next return to user mode */
 	bool exited;                    /* exit_status is final: a zombie for its parent to reap */
+
+	/* ---- the VFS's per-process state (fs/vfs.c); only the task itself changes it ---- */
+	struct fdtable *files;          /* descriptors; NULL for kernel threads */
+	struct inode *cwd;              /* current directory (referenced); NULL: the root */
+	uint32_t umask;
+	bool uaccess_kernel;            /* in kernel_read(): the user-copy functions take kernel buffers */
 };
 
 /*

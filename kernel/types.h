@@ -11,6 +11,8 @@ typedef uint32_t uintptr32_t;
 typedef uint32_t physaddr_t;
 #ifndef HOST_TEST            /* the host C library has its own */
 typedef int32_t ssize_t;
+#else
+#include <sys/types.h>
 #endif
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

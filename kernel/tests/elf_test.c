@@ -1,4 +1,6 @@
-/* Self-tests of the ELF loader on the embedded programs and on damaged copies of them. */
+/* Self-tests of the ELF loader on the initrd's programs and on damaged copies of them. */
+#include "fs/file.h"
+#include "fs/vfs.h"
 #include "kernel/elf.h"
 #include "kernel/ktest.h"
 #include "kernel/lib/string.h"
@@ -6,20 +8,58 @@
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/uapi/errno.h"
-#include "kernel/userprog.h"
+#include "kernel/uapi/fcntl.h"
 
-KTEST(elf_embedded_programs_present)
+/* A program's bytes, read from the VFS. */
+struct image {
+	const unsigned char *start, *end;
+};
+
+/* Read path into a kmalloc'd buffer; NULL if it is not there (free with image_put). */
+static const struct image *image_get(const char *path, struct image *img)
 {
-	KT_ASSERT(userprog_find("/bin/init") != NULL);
-	KT_ASSERT(userprog_find("/bin/utest") != NULL);
-	KT_ASSERT(userprog_find("/bin/uhelper") != NULL);
-	KT_ASSERT(userprog_find("/bin/nothing") == NULL);
-	KT_ASSERT(userprog_find("utest") == NULL);
+	struct file *f;
+	unsigned char *buf;
+	ssize_t n;
+
+	if (vfs_open_kernel(path, O_RDONLY, &f) < 0)
+		return NULL;
+	buf = kmalloc((size_t)f->f_inode->i_size);
+	n = buf ? kernel_read(f, buf, (size_t)f->f_inode->i_size, 0) : -ENOMEM;
+	fput(f);
+	if (n <= 0) {
+		kfree(buf);
+		return NULL;
+	}
+	img->start = buf;
+	img->end = buf + n;
+	return img;
+}
+
+static void image_put(const struct image *img)
+{
+	if (img)
+		kfree((void *)img->start);
+}
+
+KTEST(elf_initrd_programs_present)
+{
+	struct image a, b, c;
+
+	KT_ASSERT(image_get("/bin/init", &a) != NULL);
+	KT_ASSERT(image_get("/bin/utest", &b) != NULL);
+	KT_ASSERT(image_get("/bin/uhelper", &c) != NULL);
+	KT_ASSERT_EQ(elf_check(a.start, a.end - a.start), 0);
+	image_put(&a);
+	image_put(&b);
+	image_put(&c);
+	KT_ASSERT(image_get("/bin/nothing", &a) == NULL);
 }
 
 KTEST(elf_load_utest)
 {
-	const struct userprog *p = userprog_find("/bin/utest");
+	struct image img;
+	const struct image *p = image_get("/bin/utest", &img);
 	const struct elf32_ehdr *eh;
 	struct elf_info info;
 	struct mm *mm = mm_create();
@@ -38,25 +78,35 @@ KTEST(elf_load_utest)
 	KT_ASSERT(memcmp((char *)P2V(PTE_ADDR(text)) + eh->entry % PAGE_SIZE,
 			 p->start + (eh->entry - USER_TEXT_BASE), 16) == 0);
 	mm_destroy(mm);
+	image_put(p);
 }
 
 /* Load a damaged copy of /bin/utest; damage() changes one thing. */
 static int load_damaged(void (*damage)(unsigned char *img, size_t *size))
 {
-	const struct userprog *p = userprog_find("/bin/utest");
-	size_t size = p->end - p->start;
-	unsigned char *img = kmalloc(size);
-	struct mm *mm = mm_create();
+	struct image file;
+	const struct image *p = image_get("/bin/utest", &file);
+	size_t size;
+	unsigned char *img;
+	struct mm *mm;
 	struct elf_info info;
 	int r;
 
-	if (!img || !mm)
+	if (!p)
+		return -ENOENT;
+	size = p->end - p->start;
+	img = kmalloc(size);
+	mm = mm_create();
+	if (!img || !mm) {
+		image_put(p);
 		return -ENOMEM;
+	}
 	memcpy(img, p->start, size);
 	damage(img, &size);
 	r = elf_load(mm, img, size, &info);
 	mm_destroy(mm);
 	kfree(img);
+	image_put(p);
 	return r;
 }
 
@@ -107,12 +157,15 @@ KTEST(elf_rejects_damaged_images)
 
 KTEST(elf_load_leaks_nothing)
 {
-	const struct userprog *p = userprog_find("/bin/uhelper");
+	struct image img;
+	const struct image *p = image_get("/bin/uhelper", &img);
 	struct elf_info info;
 	struct mm *mm = mm_create();
 	unsigned before;
 
+	KT_ASSERT(p != NULL);
 	mm_destroy(mm);                 /* warm the heap */
+	KT_ASSERT_EQ(load_damaged(seg_in_kernel), -ENOEXEC);    /* and its sizes */
 	before = pmm_free_count();
 	for (int i = 0; i < 10; i++) {
 		mm = mm_create();
@@ -122,4 +175,5 @@ KTEST(elf_load_leaks_nothing)
 	}
 	KT_ASSERT_EQ(load_damaged(seg_in_kernel), -ENOEXEC);
 	KT_ASSERT_EQ(pmm_free_count(), before);
+	image_put(p);
 }

@@ -42,5 +42,6 @@
 #define ENOSYS          38      /* Invalid system call number */
 #define ENOTEMPTY       39      /* Directory not empty */
 #define ELOOP           40      /* Too many symbolic links encountered */
+#define EOVERFLOW       75      /* Value too large for defined data type */
 
 #endif

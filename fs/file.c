@@ -1,0 +1,73 @@
+/* Open files: making one for an inode, sharing it (dup, fork), and the last close. */
+#include "fs/file.h"
+
+#include "kernel/lib/string.h"
+#include "kernel/mm/kheap.h"
+#include "kernel/panic.h"
+#include "kernel/uapi/errno.h"
+
+/* Open files in the whole system, for -ENFILE at FILES_MAX: lock-free, checked by atomic increment. */
+static atomic_t files_open;
+
+struct file *file_open_inode(struct inode *inode, const struct file_operations *fop,
+			     unsigned flags, int *err)
+{
+	struct file *f;
+	int r;
+
+	if (atomic_add_return(&files_open, 1) > FILES_MAX) {
+		r = -ENFILE;
+		goto out_count;
+	}
+	f = kzalloc(sizeof(*f));
+	if (!f) {
+		r = -ENOMEM;
+		goto out_count;
+	}
+	f->f_inode = inode;
+	f->f_op = fop;
+	f->f_flags = flags;
+	mutex_init(&f->f_pos_lock, "f_pos_lock");
+	atomic_set(&f->f_count, 1);
+	if (fop && fop->open) {
+		r = fop->open(inode, f);
+		if (r < 0)
+			goto out_free;
+	}
+	return f;
+
+out_free:
+	kfree(f);
+out_count:
+	atomic_dec(&files_open);
+	iput(inode);
+	*err = r;
+	return NULL;
+}
+
+struct file *fget_ref(struct file *f)
+{
+	if (atomic_add_return(&f->f_count, 1) <= 1)
+		panic("fget_ref: file %p was already released", f);
+	return f;
+}
+
+void fput(struct file *f)
+{
+	int left = atomic_add_return(&f->f_count, -1);
+
+	if (left < 0)
+		panic("fput: file %p released twice", f);
+	if (left > 0)
+		return;
+	if (f->f_op && f->f_op->release)
+		f->f_op->release(f->f_inode, f);
+	iput(f->f_inode);
+	kfree(f);
+	atomic_dec(&files_open);
+}
+
+int file_count(void)
+{
+	return atomic_read(&files_open);
+}

@@ -1,0 +1,12 @@
+/* ramfs: files kept in memory pages, the root file system (and, as devfs, /dev). */
+#ifndef FS_RAMFS_H
+#define FS_RAMFS_H
+
+#include "fs/mount.h"
+
+extern const struct filesystem_type ramfs_type;
+
+/* The file pages ramfs holds now (for the leak check and meminfo). */
+int ramfs_page_count(void);
+
+#endif

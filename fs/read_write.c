@@ -1,0 +1,297 @@
+/*
+ * read, write and seek: the checks every file gets, then its f_op.
+ * sys_read() -> vfs_read() -> f_op->read(), one step each.
+ */
+#include "fs/file.h"
+
+#include "fs/fdtable.h"
+#include "kernel/mm/kheap.h"
+#include "kernel/mm/uaccess.h"
+#include "kernel/syscalls.h"
+#include "kernel/task.h"
+#include "kernel/uapi/errno.h"
+#include "kernel/uapi/fcntl.h"
+#include "kernel/uapi/stat.h"
+#include "kernel/uapi/uio.h"
+
+#define RW_MAX 0x7FFFF000u      /* Linux's MAX_RW_COUNT: longer calls are cut to this */
+#define LOFF_MAX 0x7FFFFFFFFFFFFFFFll
+
+/* Regular files and directories keep a position that every sharer of the file sees move by whole calls. */
+static bool has_pos_lock(struct file *f)
+{
+	uint32_t m = f->f_inode->i_mode;
+
+	return S_ISREG(m) || S_ISDIR(m);
+}
+
+static void pos_lock(struct file *f)
+{
+	if (has_pos_lock(f))
+		mutex_lock(&f->f_pos_lock);
+}
+
+static void pos_unlock(struct file *f)
+{
+	if (has_pos_lock(f))
+		mutex_unlock(&f->f_pos_lock);
+}
+
+ssize_t vfs_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
+{
+	if ((f->f_flags & O_ACCMODE) == O_WRONLY)
+		return -EBADF;
+	if (S_ISDIR(f->f_inode->i_mode))
+		return -EISDIR;
+	if (!f->f_op || !f->f_op->read)
+		return -EINVAL;
+	if (*pos < 0)
+		return -EINVAL;
+	if (n == 0)
+		return 0;
+	if (n > RW_MAX)
+		n = RW_MAX;
+	if (!access_ok(ubuf, n))
+		return -EFAULT;
+	return f->f_op->read(f, ubuf, n, pos);
+}
+
+ssize_t vfs_write(struct file *f, const char *ubuf, size_t n, loff_t *pos)
+{
+	if ((f->f_flags & O_ACCMODE) == O_RDONLY)
+		return -EBADF;
+	if (!f->f_op || !f->f_op->write)
+		return -EINVAL;
+	if (*pos < 0)
+		return -EINVAL;
+	if (n == 0)
+		return 0;
+	if (n > RW_MAX)
+		n = RW_MAX;
+	if (!access_ok(ubuf, n))
+		return -EFAULT;
+	return f->f_op->write(f, ubuf, n, pos);
+}
+
+ssize_t kernel_read(struct file *f, void *buf, size_t n, loff_t pos)
+{
+	struct task *t = current;
+	bool was = t->uaccess_kernel;
+	ssize_t r;
+
+	t->uaccess_kernel = true;
+	r = vfs_read(f, buf, n, &pos);
+	t->uaccess_kernel = was;
+	return r;
+}
+
+ssize_t kernel_write(struct file *f, const void *buf, size_t n, loff_t pos)
+{
+	struct task *t = current;
+	bool was = t->uaccess_kernel;
+	ssize_t r;
+
+	t->uaccess_kernel = true;
+	r = vfs_write(f, buf, n, &pos);
+	t->uaccess_kernel = was;
+	return r;
+}
+
+loff_t generic_file_llseek(struct file *f, loff_t offset, int whence)
+{
+	loff_t base;
+
+	switch (whence) {
+	case SEEK_SET:
+		base = 0;
+		break;
+	case SEEK_CUR:
+		base = f->f_pos;
+		break;
+	case SEEK_END:
+		base = f->f_inode->i_size;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if ((offset > 0 && base > LOFF_MAX - offset) || base + offset < 0)
+		return -EINVAL;
+	return base + offset;
+}
+
+/* Seek f: the new position, stored in f_pos, or -errno. */
+static loff_t vfs_llseek(struct file *f, loff_t offset, int whence)
+{
+	loff_t r;
+
+	if (f->f_op && (f->f_op->flags & FOP_STREAM))
+		return -ESPIPE;
+	pos_lock(f);
+	if (f->f_op && f->f_op->llseek)
+		r = f->f_op->llseek(f, offset, whence);
+	else
+		r = generic_file_llseek(f, offset, whence);
+	if (r >= 0)
+		f->f_pos = r;
+	pos_unlock(f);
+	return r;
+}
+
+/* read/write at the file's position, moving it. */
+static ssize_t rw_at_pos(struct file *f, char *ubuf, size_t n, bool write)
+{
+	loff_t pos;
+	ssize_t r;
+
+	pos_lock(f);
+	pos = f->f_pos;
+	r = write ? vfs_write(f, ubuf, n, &pos) : vfs_read(f, ubuf, n, &pos);
+	f->f_pos = pos;
+	pos_unlock(f);
+	return r;
+}
+
+long sys_read(int fd, void *ubuf, size_t count)
+{
+	struct file *f = fd_get(fd);
+	ssize_t r;
+
+	if (!f)
+		return -EBADF;
+	r = rw_at_pos(f, ubuf, count, false);
+	fput(f);
+	return r;
+}
+
+long sys_write(int fd, const void *ubuf, size_t count)
+{
+	struct file *f = fd_get(fd);
+	ssize_t r;
+
+	if (!f)
+		return -EBADF;
+	r = rw_at_pos(f, (char *)ubuf, count, true);
+	fput(f);
+	return r;
+}
+
+/* pread64/pwrite64: at an explicit offset, leaving the position alone. */
+static long rw_at(int fd, char *ubuf, size_t count, uint32_t lo, uint32_t hi, bool write)
+{
+	loff_t pos = (loff_t)(((uint64_t)hi << 32) | lo);
+	struct file *f = fd_get(fd);
+	ssize_t r;
+
+	if (!f)
+		return -EBADF;
+	if ((f->f_op && (f->f_op->flags & FOP_STREAM)) || S_ISFIFO(f->f_inode->i_mode))
+		r = -ESPIPE;
+	else if (pos < 0)
+		r = -EINVAL;
+	else
+		r = write ? vfs_write(f, ubuf, count, &pos) : vfs_read(f, ubuf, count, &pos);
+	fput(f);
+	return r;
+}
+
+long sys_pread64(int fd, void *ubuf, size_t count, uint32_t pos_lo, uint32_t pos_hi)
+{
+	return rw_at(fd, ubuf, count, pos_lo, pos_hi, false);
+}
+
+long sys_pwrite64(int fd, const void *ubuf, size_t count, uint32_t pos_lo, uint32_t pos_hi)
+{
+	return rw_at(fd, (char *)ubuf, count, pos_lo, pos_hi, true);
+}
+
+/* readv/writev: each buffer in turn at the file's position, stopping at the first short transfer. */
+static long rw_vector(int fd, const struct iovec *uiov, int iovcnt, bool write)
+{
+	struct file *f;
+	struct iovec *iov;
+	uint32_t total = 0;
+	long done = 0;
+
+	if (iovcnt < 0 || iovcnt > UIO_MAXIOV)
+		return -EINVAL;
+	f = fd_get(fd);
+	if (!f)
+		return -EBADF;
+	iov = kmalloc(iovcnt * sizeof(*iov) + 1);
+	if (!iov) {
+		fput(f);
+		return -ENOMEM;
+	}
+	if (copy_from_user(iov, uiov, iovcnt * sizeof(*iov)) < 0) {
+		done = -EFAULT;
+		goto out;
+	}
+	for (int i = 0; i < iovcnt; i++) {
+		if (iov[i].iov_len > 0x7FFFFFFFu - total) {
+			done = -EINVAL;         /* the total must fit in ssize_t */
+			goto out;
+		}
+		total += iov[i].iov_len;
+	}
+	for (int i = 0; i < iovcnt; i++) {
+		ssize_t r;
+
+		if (iov[i].iov_len == 0)
+			continue;
+		r = rw_at_pos(f, (char *)(uintptr_t)iov[i].iov_base, iov[i].iov_len, write);
+		if (r < 0) {
+			if (done == 0)
+				done = r;
+			break;
+		}
+		done += r;
+		if ((uint32_t)r < iov[i].iov_len)
+			break;
+	}
+out:
+	kfree(iov);
+	fput(f);
+	return done;
+}
+
+long sys_readv(int fd, const void *uiov, int iovcnt)
+{
+	return rw_vector(fd, uiov, iovcnt, false);
+}
+
+long sys_writev(int fd, const void *uiov, int iovcnt)
+{
+	return rw_vector(fd, uiov, iovcnt, true);
+}
+
+long sys_lseek(int fd, long offset, int whence)
+{
+	struct file *f = fd_get(fd);
+	loff_t r;
+
+	if (!f)
+		return -EBADF;
+	r = vfs_llseek(f, offset, whence);
+	/* 32-bit lseek cannot report a position past 2 GiB (and leaves it set, as Linux does). */
+	if (r > 0x7FFFFFFF)
+		r = -EOVERFLOW;
+	fput(f);
+	return (long)r;
+}
+
+long sys__llseek(int fd, uint32_t offset_high, uint32_t offset_low, void *uresult, int whence)
+{
+	loff_t offset = (loff_t)(((uint64_t)offset_high << 32) | offset_low);
+	struct file *f = fd_get(fd);
+	loff_t r;
+
+	if (!f)
+		return -EBADF;
+	r = vfs_llseek(f, offset, whence);
+	fput(f);
+	if (r < 0)
+		return (long)r;
+	if (copy_to_user(uresult, &r, sizeof(r)) < 0)
+		return -EFAULT;
+	return 0;
+}

@@ -1,0 +1,97 @@
+/* stat64, lstat64, fstat64, fstatat64: an inode described in Linux i386's struct stat64. */
+#include "fs/fdtable.h"
+#include "fs/file.h"
+#include "fs/mount.h"
+#include "fs/namei.h"
+#include "fs/vfs.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/kheap.h"
+#include "kernel/mm/uaccess.h"
+#include "kernel/syscalls.h"
+#include "kernel/uapi/errno.h"
+#include "kernel/uapi/fcntl.h"
+#include "kernel/uapi/stat.h"
+
+static void fill_stat(struct inode *inode, struct stat64 *st)
+{
+	memset(st, 0, sizeof(*st));
+	spin_lock(&inode->i_lock);      /* one consistent view of mode, links and times */
+	st->st_mode = inode->i_mode;
+	st->st_nlink = inode->i_nlink;
+	st->st_atime = inode->i_atime;
+	st->st_mtime = inode->i_mtime;
+	st->st_ctime = inode->i_ctime;
+	spin_unlock(&inode->i_lock);
+	st->st_dev = inode->i_mnt ? inode->i_mnt->dev : 0;
+	st->st_ino = inode->i_ino;
+	st->__st_ino = inode->i_ino;
+	st->st_uid = inode->i_uid;
+	st->st_gid = inode->i_gid;
+	st->st_rdev = inode->i_rdev;
+	st->st_size = READ_ONCE(inode->i_size);
+	st->st_blksize = 4096;
+	st->st_blocks = S_ISREG(st->st_mode) ? ((uint64_t)st->st_size + 511) / 512 : 0;
+}
+
+static long stat_to_user(struct inode *inode, void *ubuf)
+{
+	struct stat64 st;
+
+	fill_stat(inode, &st);
+	return copy_to_user(ubuf, &st, sizeof(st)) < 0 ? -EFAULT : 0;
+}
+
+long sys_fstat64(int fd, void *ubuf)
+{
+	struct file *f = fd_get(fd);
+	long r;
+
+	if (!f)
+		return -EBADF;
+	r = stat_to_user(f->f_inode, ubuf);
+	fput(f);
+	return r;
+}
+
+long sys_fstatat64(int dirfd, const char *upath, void *ubuf, int flags)
+{
+	struct walk_start s;
+	struct inode *inode;
+	char *path;
+	int r;
+
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	r = getname(upath, &path);
+	if (r == -ENOENT && (flags & AT_EMPTY_PATH))
+		return dirfd == AT_FDCWD ? sys_fstatat64(dirfd, ".", ubuf, 0) : sys_fstat64(dirfd, ubuf);
+	if (r < 0)
+		return r;
+	r = walk_start_get(dirfd, path, &s);
+	if (r == 0) {
+		r = path_walk(&s, path, flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW, &inode);
+		walk_start_put(&s);
+	}
+	kfree(path);
+	if (r < 0)
+		return r;
+	r = stat_to_user(inode, ubuf);
+	iput(inode);
+	return r;
+}
+
+long sys_stat64(const char *upath, void *ubuf)
+{
+	return sys_fstatat64(AT_FDCWD, upath, ubuf, 0);
+}
+
+long sys_lstat64(const char *upath, void *ubuf)
+{
+	return sys_fstatat64(AT_FDCWD, upath, ubuf, AT_SYMLINK_NOFOLLOW);
+}
+
+/* statx: real libcs fall back to fstatat64 when it answers -ENOSYS. */
+long sys_statx(int dirfd, const char *upath, int flags, unsigned mask, void *ubuf)
+{
+	return -ENOSYS;
+}

@@ -1,0 +1,97 @@
+/* The VFS at boot, and its part of every process: descriptors, current directory, umask. */
+#include "fs/vfs.h"
+
+#include "fs/devfs.h"
+#include "fs/fdtable.h"
+#include "fs/file.h"
+#include "fs/initrd.h"
+#include "fs/mount.h"
+#include "fs/namei.h"
+#include "fs/ramfs.h"
+#include "kernel/printk.h"
+#include "kernel/task.h"
+#include "kernel/uapi/errno.h"
+#include "kernel/uapi/fcntl.h"
+#include "kernel/uapi/stat.h"
+
+#define DEFAULT_UMASK 022
+
+/* A directory the kernel itself needs, whether or not the initrd has it. */
+static void make_dir(const char *path)
+{
+	struct inode *root = mount_root()->root;
+	struct walk_start s = { root, root };
+	int r = vfs_make_node(&s, path, S_IFDIR | 0755, 0, NULL, NULL);
+
+	if (r < 0 && r != -EEXIST)
+		printk("vfs: cannot make %s: error %d\n", path, r);
+}
+
+void vfs_init(void)
+{
+	int r;
+
+	vfs_mount_root(&ramfs_type);
+	initrd_unpack();
+	make_dir("/dev");
+	make_dir("/proc");
+	r = devfs_mount();
+	if (r < 0)
+		printk("vfs: cannot mount devfs on /dev: error %d\n", r);
+	printk("vfs: ramfs on /, devfs on /dev; %d inodes, %d file pages\n", inode_count(),
+	       ramfs_page_count());
+}
+
+int vfs_proc_init(struct task *t)
+{
+	struct file *console;
+	int r;
+
+	t->files = fdtable_alloc();
+	if (!t->files)
+		return -ENOMEM;
+	t->umask = DEFAULT_UMASK;
+	t->cwd = igrab(mount_root()->root);
+	/* Opened through the VFS like any file, by the kernel thread that starts init. */
+	r = vfs_open_kernel("/dev/console", O_RDWR, &console);
+	if (r < 0) {
+		printk("vfs: cannot open /dev/console for init: error %d\n", r);
+		vfs_proc_exit(t);
+		return r;
+	}
+	fdtable_set(t->files, 0, console);
+	fdtable_set(t->files, 1, fget_ref(console));
+	fdtable_set(t->files, 2, fget_ref(console));
+	return 0;
+}
+
+int vfs_proc_fork(struct task *parent, struct task *child)
+{
+	child->umask = parent->umask;
+	child->cwd = parent->cwd ? igrab(parent->cwd) : NULL;
+	child->files = NULL;
+	if (parent->files) {
+		child->files = fdtable_fork(parent->files);
+		if (!child->files) {
+			vfs_proc_exit(child);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+void vfs_proc_exec(struct task *t)
+{
+	fdtable_exec(t->files);
+}
+
+void vfs_proc_exit(struct task *t)
+{
+	struct fdtable *files = t->files;
+	struct inode *cwd = t->cwd;
+
+	t->files = NULL;
+	t->cwd = NULL;
+	fdtable_free(files);
+	iput(cwd);
+}
