@@ -24,6 +24,7 @@
 #include "fs/file.h"
 #include "fs/vfs.h"
 #include "kernel/elf.h"
+#include "kernel/exec_info.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/mm.h"
@@ -325,6 +326,7 @@ static int exec_file(struct task *t, struct file *f, const char *path, struct ex
 	vfs_proc_exec(t);               /* close-on-exec descriptors go now, not before: exec could still fail above */
 	set_user_registers(task_trapframe(t), info.entry, esp);
 	task_set_name(t, basename(path));
+	exec_info_install(t, exec_info_new(path, a->buf, a->argc));
 	return 0;
 }
 

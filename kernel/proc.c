@@ -10,6 +10,7 @@
 #include "kernel/atomic.h"
 #include "kernel/bkl.h"
 #include "kernel/exec.h"
+#include "kernel/exec_info.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/printk.h"
@@ -123,6 +124,7 @@ long sys_fork(void)
 	*tf = *task_trapframe(p);
 	tf->eax = 0;                    /* the child sees fork() return 0 */
 	c->cpus_allowed = p->cpus_allowed;
+	c->exec_info = exec_info_get(p->exec_info);     /* same program, same arguments */
 	fpu_copy_live(&c->fpu);         /* the child starts with the parent's FPU registers */
 	proc_link(c, p);
 	task_start_in_user_mode(c);

@@ -27,6 +27,7 @@ enum task_state {
 struct mm;
 struct trapframe;
 struct bkl_site;
+struct exec_info;
 
 struct task {
 	uint32_t saved_esp;             /* kernel stack pointer while switched out (switch.S) */
@@ -73,6 +74,8 @@ struct task {
 	uint32_t sig_pending;           /* bit n: signal n is pending */
 	bool killed;                    /* must exit at the next return to user mode */
 	bool exited;                    /* exit_status is final: a zombie for its parent to reap */
+	/* Its program's path and arguments (kernel/exec_info.c); changed under tasks_lock. */
+	struct exec_info *exec_info;
 
 	/* ---- the VFS's per-process state (fs/vfs.c); only the task itself changes it ---- */
 	struct fdtable *files;          /* descriptors; NULL for kernel threads */

@@ -23,6 +23,7 @@
 #define ON_LINUX 0
 #endif
 
+#include "kernel/uapi/dirent.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/fcntl.h"
 #include "kernel/uapi/ioctls.h"
@@ -84,6 +85,27 @@ static inline long gt_syscall(long nr, long a, long b, long c, long d)
 #define SYS2(nr, a, b) gt_syscall((nr), (long)(a), (long)(b), 0, 0)
 #define SYS3(nr, a, b, c) gt_syscall((nr), (long)(a), (long)(b), (long)(c), 0)
 #define SYS4(nr, a, b, c, d) gt_syscall((nr), (long)(a), (long)(b), (long)(c), (long)(d))
+
+/* The two string functions the user library lacks (glibc has them; these serve both). */
+static inline char *gt_strstr(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *hay; hay++)
+		if (strncmp(hay, needle, n) == 0)
+			return (char *)hay;
+	return n == 0 ? (char *)hay : NULL;
+}
+
+static inline char *gt_strrchr(const char *s, int c)
+{
+	const char *last = NULL;
+
+	for (; *s; s++)
+		if (*s == (char)c)
+			last = s;
+	return (char *)last;
+}
 
 struct gt_timespec {
 	int32_t tv_sec;
