@@ -1,7 +1,7 @@
 /*
  * /dev/console: the simplest terminal. write() prints through printk (so a
- * line stays whole among other CPUs' output); read() sleeps until serial input
- * arrives and returns what has been typed, up to the end of a line. Typed
+ * line stays whole among other CPUs' output); read() sleeps until a whole line
+ * has been typed (or as many bytes as it asked for) and returns it. Typed
  * characters are echoed, and Enter (CR) reads as '\n', as a terminal in its
  * default mode would do. The drivers issue replaces this with a tty line
  * discipline (erase, kill, ^C, raw mode).
@@ -43,9 +43,19 @@ static void console_input(char c)
 	wake_up(&readers);
 }
 
-static bool input_waiting(void)
+/* Is there a whole line waiting, or n bytes, or a full ring? Then a read need not wait. */
+static bool input_ready(size_t n)
 {
-	return READ_ONCE(in_head) != READ_ONCE(in_tail);
+	uint32_t flags, avail;
+	bool ready;
+
+	spin_lock_irqsave(&input_lock, flags);
+	avail = in_head - in_tail;
+	ready = avail >= n || avail == INPUT_SIZE;
+	for (uint32_t i = in_tail; !ready && i != in_head; i++)
+		ready = input[i % INPUT_SIZE] == '\n';
+	spin_unlock_irqrestore(&input_lock, flags);
+	return ready;
 }
 
 /* Take up to n bytes, stopping after a newline. */
@@ -72,13 +82,15 @@ static ssize_t console_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 	size_t got;
 	int r;
 
+	n = MIN(n, sizeof(buf));
 	for (;;) {
-		if (!input_waiting() && (f->f_flags & O_NONBLOCK))
+		/* Like a terminal in canonical mode: no whole line yet is -EAGAIN when non-blocking. */
+		if (!input_ready(n) && (f->f_flags & O_NONBLOCK))
 			return -EAGAIN;
-		r = wait_event_killable(readers, input_waiting());
+		r = wait_event_killable(readers, input_ready(n));
 		if (r < 0)
 			return r;
-		got = take_input(buf, MIN(n, sizeof(buf)));
+		got = take_input(buf, n);
 		if (got)
 			break;          /* another reader may have taken the bytes first: sleep again */
 	}

@@ -73,6 +73,28 @@ const struct file_operations *chrdev_lookup(uint32_t rdev)
 	return fops;
 }
 
+/*
+ * The open() of every character-device node, wherever it lives: find the
+ * driver by the node's number, make its file_operations the file's own, and
+ * let it open. Linux 2.6 does the same in chrdev_open() (fs/char_dev.c); the
+ * 2004 article notes that char drivers' open() ran under the BKL there, and
+ * the drivers issue puts that lock_kernel() here.
+ */
+static int chrdev_open(struct inode *inode, struct file *f)
+{
+	const struct file_operations *fops = chrdev_lookup(inode->i_rdev);
+
+	if (!fops)
+		return -ENXIO;
+	f->f_op = fops;
+	return fops->open ? fops->open(inode, f) : 0;
+}
+
+const struct file_operations chrdev_fops = {
+	.name = "chrdev",
+	.open = chrdev_open,
+};
+
 unsigned chrdev_minor(const struct file *f)
 {
 	return SMPIX_MINOR(f->f_inode->i_rdev);

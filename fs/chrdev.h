@@ -25,6 +25,8 @@ int chrdev_register(unsigned major, unsigned minor, const char *name,
 		    const struct file_operations *fops);
 int chrdev_register_mode(unsigned major, unsigned minor, const char *name, uint32_t mode,
 			 const struct file_operations *fops);
+/* What a character-device node's open() starts with: chrdev_open() finds the driver and hands over. */
+extern const struct file_operations chrdev_fops;
 /* The driver registered for rdev (SMPIX_MKDEV), or NULL. */
 const struct file_operations *chrdev_lookup(uint32_t rdev);
 /* The minor number of an open device file (for drivers with several minors). */

@@ -1,9 +1,11 @@
 /*
  * The calls that change directories: mkdir, mknod, unlink, rmdir, link,
- * symlink, rename (and their *at forms), and readlink. Each walks to the
- * parent directory, locks it (i_mutex), looks the last name up again under
- * the lock, checks what Linux checks, and calls the file system.
+ * symlink (and their *at forms), and readlink; rename has fs/rename.c. Each
+ * walks to the parent directory, locks it (i_mutex), looks the last name up
+ * again under the lock, checks what Linux checks, and calls the file system.
  */
+#include "fs/dir_ops.h"
+
 #include "fs/file.h"
 #include "fs/mount.h"
 #include "fs/namei.h"
@@ -20,25 +22,7 @@
 #include "kernel/uapi/limits.h"
 #include "kernel/uapi/stat.h"
 
-/*
- * Serializes renames between two directories, so that while one runs no
- * directory changes parent: its ancestry test (no directory moves below
- * itself) and its choice of lock order stay true until it is done.
- * Linux calls it s_vfs_rename_sem. Taken before any i_mutex.
- */
-static struct mutex vfs_rename_mutex = { .lock = SPINLOCK_INIT("vfs_rename_mutex"),
-	.waiters = { SPINLOCK_INIT("vfs_rename_mutex"), LIST_HEAD_INIT(vfs_rename_mutex.waiters.waiters) },
-	.name = "vfs_rename_mutex" };
-
-/* A user path split into its parent directory (referenced) and last name (in *path). */
-struct parent {
-	char *path;
-	struct inode *dir;
-	struct qstr last;
-	bool slash;                     /* the path ended in '/' */
-};
-
-static int parent_get(int dirfd, const char *upath, struct parent *p)
+int parent_get(int dirfd, const char *upath, struct parent *p)
 {
 	struct walk_start s;
 	int r;
@@ -56,20 +40,20 @@ static int parent_get(int dirfd, const char *upath, struct parent *p)
 	return r;
 }
 
-static void parent_put(struct parent *p)
+void parent_put(struct parent *p)
 {
 	iput(p->dir);
 	kfree(p->path);
 }
 
 /* "." or ".." or "" (the path was "/"): a name that cannot be made, removed or moved. */
-static bool last_is_special(const struct qstr *q)
+bool last_is_special(const struct qstr *q)
 {
 	return q->len == 0 || (q->name[0] == '.' && (q->len == 1 || (q->len == 2 && q->name[1] == '.')));
 }
 
 /* Look the last name up in p->dir, whose i_mutex the caller holds (no mount crossing: we act on this name). */
-static int lookup_locked(struct parent *p, struct inode **out)
+int lookup_locked(struct parent *p, struct inode **out)
 {
 	if (!p->dir->i_op || !p->dir->i_op->lookup)
 		return -ENOTDIR;
@@ -227,7 +211,7 @@ static bool empty_emit(struct dir_context *ctx, const char *name, size_t len, ui
 	return false;
 }
 
-static bool dir_is_empty(struct inode *dir)
+bool dir_is_empty(struct inode *dir)
 {
 	struct empty_check e = { { empty_emit }, true };
 	struct file f;
@@ -242,7 +226,7 @@ static bool dir_is_empty(struct inode *dir)
 }
 
 /* Is this directory the root of a mount, or covered by one? Then it is busy. */
-static bool is_mount_busy(struct inode *inode)
+bool is_mount_busy(struct inode *inode)
 {
 	return (READ_ONCE(inode->i_flags) & I_MOUNTPOINT) ||
 	       (inode->i_mnt && inode == inode->i_mnt->root);
@@ -354,198 +338,6 @@ long sys_linkat(int olddirfd, const char *uold, int newdirfd, const char *unew, 
 long sys_link(const char *uold, const char *unew)
 {
 	return sys_linkat(AT_FDCWD, uold, AT_FDCWD, unew, 0);
-}
-
-/* Is anc an ancestor of (or the same as) d, in one mount? Parents are stable under vfs_rename_mutex. */
-static bool is_ancestor(struct inode *anc, struct inode *d)
-{
-	static const struct qstr dotdot = { "..", 2 };
-	struct inode *cur = igrab(d), *up;
-	bool found = false;
-
-	for (;;) {
-		if (cur == anc) {
-			found = true;
-			break;
-		}
-		if (cur->i_mnt != anc->i_mnt || cur == cur->i_mnt->root)
-			break;
-		if (lookup_one(cur, &dotdot, &up) < 0)
-			break;
-		iput(cur);
-		cur = up;
-	}
-	iput(cur);
-	return found;
-}
-
-/* Lock two directories for rename: an ancestor before its descendant, else by address. */
-static void lock_two(struct inode *a, struct inode *b)
-{
-	if (a == b) {
-		mutex_lock(&a->i_mutex);
-		return;
-	}
-	if (is_ancestor(b, a) || (!is_ancestor(a, b) && (uintptr_t)b < (uintptr_t)a)) {
-		struct inode *t = a;
-
-		a = b;
-		b = t;
-	}
-	mutex_lock(&a->i_mutex);
-	mutex_lock(&b->i_mutex);
-}
-
-static void unlock_two(struct inode *a, struct inode *b)
-{
-	mutex_unlock(&a->i_mutex);
-	if (a != b)
-		mutex_unlock(&b->i_mutex);
-}
-
-/* Look the last name up under a short hold of the parent's i_mutex (no mount crossing). */
-static int lookup_briefly(struct parent *p, struct inode **out)
-{
-	int r;
-
-	mutex_lock(&p->dir->i_mutex);
-	r = lookup_locked(p, out);
-	mutex_unlock(&p->dir->i_mutex);
-	if (r == -ENOENT)
-		*out = NULL;
-	return r == -ENOENT ? 0 : r;
-}
-
-/*
- * What rename must know about the tree, found before any i_mutex is taken
- * (finding it takes i_mutexes of its own, one at a time).
- */
-struct rename_plan {
-	struct inode *old, *victim;     /* referenced; victim may be NULL */
-	bool old_above_new_dir;         /* old is a directory that contains the new parent */
-	bool victim_above_old_dir;      /* victim is a directory that contains the old parent */
-};
-
-static int rename_plan(struct parent *op, struct parent *np, struct rename_plan *pl)
-{
-	int r = lookup_briefly(op, &pl->old);
-
-	if (r == 0 && !pl->old)
-		r = -ENOENT;
-	if (r < 0)
-		return r;
-	r = lookup_briefly(np, &pl->victim);
-	if (r < 0) {
-		iput(pl->old);
-		return r;
-	}
-	pl->old_above_new_dir = S_ISDIR(pl->old->i_mode) && is_ancestor(pl->old, np->dir);
-	pl->victim_above_old_dir = pl->victim && S_ISDIR(pl->victim->i_mode) &&
-				   is_ancestor(pl->victim, op->dir);
-	return 0;
-}
-
-static void rename_plan_put(struct rename_plan *pl)
-{
-	iput(pl->victim);               /* a replaced file that is open lives until its last close */
-	iput(pl->old);
-}
-
-/* With both directories locked: Linux's checks for moving old over victim. */
-static int rename_checks(struct parent *op, struct parent *np, struct rename_plan *pl)
-{
-	struct inode *old = pl->old, *victim = pl->victim;
-	bool empty;
-
-	if (is_mount_busy(old) || (victim && is_mount_busy(victim)))
-		return -EBUSY;
-	if (!S_ISDIR(old->i_mode) && (op->slash || np->slash))
-		return -ENOTDIR;
-	if (victim == old)
-		return 0;
-	if (!S_ISDIR(old->i_mode))
-		return victim && S_ISDIR(victim->i_mode) ? -EISDIR : 0;
-	if (pl->old_above_new_dir)
-		return -EINVAL;         /* a directory cannot move below itself */
-	if (!victim)
-		return 0;
-	if (!S_ISDIR(victim->i_mode))
-		return -ENOTDIR;
-	if (pl->victim_above_old_dir)
-		return -ENOTEMPTY;      /* it contains old, and locking it now would break the order */
-	mutex_lock(&victim->i_mutex);   /* a child of the new parent: parent before child */
-	empty = dir_is_empty(victim);
-	mutex_unlock(&victim->i_mutex);
-	return empty ? 0 : -ENOTEMPTY;
-}
-
-/* Under vfs_rename_mutex: plan, lock, check that the plan still holds, rename. -EAGAIN: plan again. */
-static int rename_locked(struct parent *op, struct parent *np)
-{
-	struct inode *old, *victim;
-	struct rename_plan pl;
-	int r = rename_plan(op, np, &pl);
-
-	if (r < 0)
-		return r;
-	lock_two(op->dir, np->dir);
-	r = lookup_locked(op, &old);
-	if (r == 0) {
-		iput(old);
-		if (old != pl.old)
-			r = -EAGAIN;    /* the name changed hands since we looked: plan again */
-	}
-	if (r == 0) {
-		r = lookup_locked(np, &victim);
-		if (r == 0)
-			iput(victim);
-		else if (r == -ENOENT)
-			victim = NULL, r = 0;
-		if (r == 0 && victim != pl.victim)
-			r = -EAGAIN;
-	}
-	if (r == 0)
-		r = rename_checks(op, np, &pl);
-	if (r == 0 && pl.victim != pl.old)
-		r = op->dir->i_op->rename ? op->dir->i_op->rename(op->dir, &op->last, np->dir, &np->last)
-					  : -EPERM;
-	unlock_two(op->dir, np->dir);
-	rename_plan_put(&pl);
-	return r;
-}
-
-long sys_renameat(int olddirfd, const char *uold, int newdirfd, const char *unew)
-{
-	struct parent op, np;
-	int r;
-
-	r = parent_get(olddirfd, uold, &op);
-	if (r < 0)
-		return r;
-	r = parent_get(newdirfd, unew, &np);
-	if (r < 0) {
-		parent_put(&op);
-		return r;
-	}
-	if (last_is_special(&op.last) || last_is_special(&np.last))
-		r = -EBUSY;
-	else if (op.dir->i_mnt != np.dir->i_mnt)
-		r = -EXDEV;
-	else {
-		mutex_lock(&vfs_rename_mutex);
-		do
-			r = rename_locked(&op, &np);
-		while (r == -EAGAIN);
-		mutex_unlock(&vfs_rename_mutex);
-	}
-	parent_put(&np);
-	parent_put(&op);
-	return r;
-}
-
-long sys_rename(const char *uold, const char *unew)
-{
-	return sys_renameat(AT_FDCWD, uold, AT_FDCWD, unew);
 }
 
 long sys_readlinkat(int dirfd, const char *upath, char *ubuf, int size)

@@ -5,6 +5,7 @@
 #include "fs/fdtable.h"
 
 #include "fs/file.h"
+#include "kernel/atomic.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/syscalls.h"
@@ -282,8 +283,13 @@ long sys_fcntl64(int fd, int cmd, unsigned long arg)
 		if (cmd == F_GETFL) {
 			r = (long)READ_ONCE(f->f_flags);
 		} else {
-			/* A single word store: readers see the old flags or the new, never a mix. */
-			WRITE_ONCE(f->f_flags, (f->f_flags & ~SETFL_MASK) | ((unsigned)arg & SETFL_MASK));
+			unsigned old = READ_ONCE(f->f_flags), new;
+
+			/* Compare-and-swap: a FIONBIO on another CPU meanwhile is not lost. */
+			do
+				new = (old & ~SETFL_MASK) | ((unsigned)arg & SETFL_MASK);
+			while (!__atomic_compare_exchange_n(&f->f_flags, &old, new, false,
+							    __ATOMIC_RELAXED, __ATOMIC_RELAXED));
 			r = 0;
 		}
 		fput(f);

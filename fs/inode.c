@@ -15,7 +15,7 @@ static uint32_t now_seconds(void)
 #ifdef HOST_TEST
 	return 0;
 #else
-	return (uint32_t)(clock_ns() / 1000000000ull);
+	return (uint32_t)(clock_realtime_ns() / 1000000000ll);        /* the wall clock (CMOS at boot) */
 #endif
 }
 

@@ -86,7 +86,7 @@ struct inode {
 	uint32_t i_nlink;
 	uint32_t i_mode;                /* S_IFMT type and permission bits */
 	unsigned i_flags;               /* I_MOUNTPOINT, I_DROP_UNUSED */
-	uint32_t i_atime, i_mtime, i_ctime;     /* seconds (there is no wall clock yet: boot time) */
+	uint32_t i_atime, i_mtime, i_ctime;     /* Unix seconds, from the wall clock */
 
 	uint32_t i_uid, i_gid;          /* always 0: there is one user, root */
 	uint32_t i_rdev;                /* device nodes: SMPIX_MKDEV(major, minor) */

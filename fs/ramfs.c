@@ -15,6 +15,7 @@
 #include "kernel/mm/memlayout.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/uaccess.h"
+#include "kernel/panic.h"
 #include "kernel/uapi/dirent.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/fcntl.h"
@@ -48,6 +49,13 @@ static const struct file_operations ramfs_dir_fops, ramfs_file_fops;
 static struct ramfs_node *node_of(struct inode *inode)
 {
 	return inode->i_private;
+}
+
+/* Directory methods run with the directory's i_mutex held by the VFS: say so, and check it. */
+static void need_i_mutex(struct inode *dir, const char *fn)
+{
+	if (!mutex_is_mine(&dir->i_mutex))
+		panic("ramfs: %s without the directory's i_mutex", fn);
 }
 
 int ramfs_page_count(void)
@@ -160,6 +168,7 @@ static int ramfs_lookup(struct inode *dir, const struct qstr *name, struct inode
 {
 	struct ramfs_dirent *d;
 
+	need_i_mutex(dir, __func__);
 	if (name->len == 1 && name->name[0] == '.') {
 		*out = igrab(dir);
 		return 0;
@@ -181,6 +190,7 @@ static int ramfs_create(struct inode *dir, const struct qstr *name, uint32_t mod
 	struct inode *inode;
 	int r;
 
+	need_i_mutex(dir, __func__);
 	if (dir->i_nlink == 0)
 		return -ENOENT;         /* the directory was removed while we walked to it */
 	inode = ramfs_new_inode(dir->i_mnt, mode, rdev);
@@ -225,6 +235,7 @@ static int ramfs_link(struct inode *dir, const struct qstr *name, struct inode *
 {
 	int r;
 
+	need_i_mutex(dir, __func__);
 	if (dir->i_nlink == 0)
 		return -ENOENT;
 	r = add_entry(dir, name, inode);
@@ -237,6 +248,7 @@ static int ramfs_unlink(struct inode *dir, const struct qstr *name, struct inode
 {
 	struct ramfs_dirent *d = find_entry(dir, name);
 
+	need_i_mutex(dir, __func__);
 	if (!d || d->inode != inode)
 		return -ENOENT;
 	remove_entry(dir, d);
@@ -249,6 +261,8 @@ static int ramfs_rmdir(struct inode *dir, const struct qstr *name, struct inode 
 {
 	struct ramfs_dirent *d = find_entry(dir, name);
 
+	need_i_mutex(dir, __func__);
+	need_i_mutex(inode, __func__);          /* the child's too: its list is read */
 	if (!d || d->inode != inode)
 		return -ENOENT;
 	if (!list_empty(&node_of(inode)->entries))
@@ -271,6 +285,8 @@ static int ramfs_rename(struct inode *old_dir, const struct qstr *old_name,
 	struct ramfs_dirent *d = find_entry(old_dir, old_name), *victim, *moved;
 	struct inode *inode;
 
+	need_i_mutex(old_dir, __func__);
+	need_i_mutex(new_dir, __func__);
 	if (!d)
 		return -ENOENT;
 	inode = d->inode;
@@ -307,7 +323,11 @@ static int ramfs_rename(struct inode *old_dir, const struct qstr *old_name,
 	return 0;
 }
 
-/* Positions: 0 is ".", 1 is "..", 2 + k is the k-th entry of the list. */
+/*
+ * Positions: 0 is ".", 1 is "..", 2 + k is the k-th entry of the list. A name
+ * removed before the reader's position shifts the rest down by one, so a
+ * reader listing while others unlink may miss a name (POSIX allows it).
+ */
 static int ramfs_readdir(struct file *f, struct dir_context *ctx)
 {
 	struct inode *dir = f->f_inode;
@@ -315,6 +335,7 @@ static int ramfs_readdir(struct file *f, struct dir_context *ctx)
 	struct list_head *pos;
 	loff_t i = 2;
 
+	need_i_mutex(dir, __func__);
 	if (f->f_pos == 0) {
 		if (!ctx->emit(ctx, ".", 1, dir->i_ino, DT_DIR, 1))
 			return 0;
@@ -323,7 +344,10 @@ static int ramfs_readdir(struct file *f, struct dir_context *ctx)
 	if (f->f_pos == 1) {
 		struct inode *up = dir;
 
-		/* A mount's root reports its covered directory's parent, as stat("..") would. */
+		/*
+		 * A mounted instance's root names itself: its real parent is in another
+		 * file system, and finding it here would take a second i_mutex.
+		 */
 		if (!(dir->i_mnt && dir == dir->i_mnt->root && dir->i_mnt->covered))
 			up = n->parent;
 		if (!ctx->emit(ctx, "..", 2, up->i_ino, DT_DIR, 2))

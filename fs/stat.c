@@ -1,4 +1,8 @@
-/* stat64, lstat64, fstat64, fstatat64: an inode described in Linux i386's struct stat64. */
+/*
+ * stat64, lstat64, fstat64, fstatat64: an inode described in Linux i386's
+ * struct stat64. statx is not here: its number answers -ENOSYS, and real
+ * libcs then fall back to fstatat64.
+ */
 #include "fs/fdtable.h"
 #include "fs/file.h"
 #include "fs/mount.h"
@@ -88,10 +92,4 @@ long sys_stat64(const char *upath, void *ubuf)
 long sys_lstat64(const char *upath, void *ubuf)
 {
 	return sys_fstatat64(AT_FDCWD, upath, ubuf, AT_SYMLINK_NOFOLLOW);
-}
-
-/* statx: real libcs fall back to fstatat64 when it answers -ENOSYS. */
-long sys_statx(int dirfd, const char *upath, int flags, unsigned mask, void *ubuf)
-{
-	return -ENOSYS;
 }

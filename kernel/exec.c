@@ -244,11 +244,12 @@ static int parse_script_line(char *line, char **interp, char **arg)
 	return 0;
 }
 
-static int exec_file(struct task *t, struct file *f, const char *path, struct exec_args *a, int depth);
+static int exec_file(struct task *t, struct file *f, const char *path, const char *name,
+		     struct exec_args *a, int depth);
 
 /* f is a "#!" script: run its interpreter with the script's path in argv. f is ours to fput. */
-static int exec_script(struct task *t, struct file *f, const char *path, struct exec_args *a,
-		       int depth, char *line)
+static int exec_script(struct task *t, struct file *f, const char *path, const char *name,
+		       struct exec_args *a, int depth, char *line)
 {
 	const char *newv[3];
 	char *interp, *arg;
@@ -271,11 +272,13 @@ static int exec_script(struct task *t, struct file *f, const char *path, struct 
 	r = exec_open(interp, &interp_file);
 	if (r < 0)
 		return r;
-	return exec_file(t, interp_file, interp, a, depth + 1);
+	/* The process keeps the script's name, as in Linux (its comm is the file execve was given). */
+	return exec_file(t, interp_file, interp, name, a, depth + 1);
 }
 
 /* The common part: the program is open, the arguments are in kernel memory. Consumes f. */
-static int exec_file(struct task *t, struct file *f, const char *path, struct exec_args *a, int depth)
+static int exec_file(struct task *t, struct file *f, const char *path, const char *name,
+		     struct exec_args *a, int depth)
 {
 	char line[SCRIPT_LINE_MAX + 1];
 	struct elf_info info;
@@ -293,7 +296,7 @@ static int exec_file(struct task *t, struct file *f, const char *path, struct ex
 	}
 	line[n] = '\0';
 	if (n >= 2 && line[0] == '#' && line[1] == '!')
-		return exec_script(t, f, path, a, depth, line);
+		return exec_script(t, f, path, name, a, depth, line);
 	r = read_image(f, &image, &size);
 	fput(f);
 	if (r < 0)
@@ -325,7 +328,7 @@ static int exec_file(struct task *t, struct file *f, const char *path, struct ex
 	mm_destroy(old);
 	vfs_proc_exec(t);               /* close-on-exec descriptors go now, not before: exec could still fail above */
 	set_user_registers(task_trapframe(t), info.entry, esp);
-	task_set_name(t, basename(path));
+	task_set_name(t, name);
 	exec_info_install(t, exec_info_new(path, a->buf, a->argc));
 	return 0;
 }
@@ -347,7 +350,7 @@ int exec_kernel(struct task *t, const char *path, const char *const *argv, const
 	for (int i = 0; r == 0 && envp && envp[i]; i++)
 		r = args_add(&a, envp[i], &a.envc);
 	if (r == 0)
-		r = exec_file(t, f, path, &a, 0);
+		r = exec_file(t, f, path, basename(path), &a, 0);
 	else
 		fput(f);
 	kfree(a.buf);
@@ -399,7 +402,7 @@ long sys_execve(const char *upath, char *const *uargv, char *const *uenvp)
 	if (r == 0)
 		r = args_from_user(&a, (uintptr_t)uenvp, &a.envc);
 	if (r == 0)
-		r = exec_file(current, f, path, &a, 0);
+		r = exec_file(current, f, path, basename(path), &a, 0);
 	else
 		fput(f);
 	kfree(a.buf);

@@ -1,14 +1,11 @@
-/* clock_gettime(): the monotonic clock from the timer code, in Linux's 32-bit timespec. */
+/* clock_gettime(): the wall clock and the clocks that count from boot, in Linux's 32-bit timespec. */
 #include "kernel/mm/uaccess.h"
 #include "kernel/syscalls.h"
+#include "kernel/timer.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/unistd.h"
 
 #define NSEC_PER_SEC 1000000000ULL
-#define CLOCK_BOOTTIME 7
-
-/* Nanoseconds since boot, from the SMP and timer code (kernel/smp_fallback.c until then). */
-uint64_t clock_ns(void);
 
 struct timespec32 {
 	int32_t tv_sec;
@@ -16,17 +13,29 @@ struct timespec32 {
 };
 
 /*
- * smpix has no battery clock yet, so only clocks that count from boot exist;
- * CLOCK_REALTIME is -EINVAL rather than a made-up date.
+ * The wall clock started from the RTC at boot; the others count from boot
+ * (smpix never suspends, so BOOTTIME equals MONOTONIC, and the TSC is
+ * never adjusted, so RAW does too). The COARSE ones are the same clocks.
  */
 long sys_clock_gettime(int clock, void *uts)
 {
 	struct timespec32 ts;
 	uint64_t ns;
 
-	if (clock != CLOCK_MONOTONIC && clock != CLOCK_BOOTTIME)
+	switch (clock) {
+	case CLOCK_REALTIME:
+	case CLOCK_REALTIME_COARSE:
+		ns = (uint64_t)clock_realtime_ns();
+		break;
+	case CLOCK_MONOTONIC:
+	case CLOCK_MONOTONIC_RAW:
+	case CLOCK_MONOTONIC_COARSE:
+	case CLOCK_BOOTTIME:
+		ns = clock_ns();
+		break;
+	default:
 		return -EINVAL;
-	ns = clock_ns();
+	}
 	ts.tv_sec = (int32_t)(ns / NSEC_PER_SEC);       /* __udivdi3 from kernel/lib/div64.c */
 	ts.tv_nsec = (int32_t)(ns % NSEC_PER_SEC);
 	return copy_to_user(uts, &ts, sizeof(ts));

@@ -62,7 +62,6 @@ const struct syscall_desc syscall_table[] = {
 	SYSCALL(lstat64,           2, 0),
 	SYSCALL(fstat64,           2, 0),
 	SYSCALL(fstatat64,         4, 0),
-	SYSCALL(statx,             5, 0),
 	SYSCALL(getdents64,        3, 0),
 	SYSCALL(mkdir,             2, 0),
 	SYSCALL(mkdirat,           3, 0),

@@ -74,7 +74,6 @@ long sys_stat64(const char *upath, void *ubuf);
 long sys_lstat64(const char *upath, void *ubuf);
 long sys_fstat64(int fd, void *ubuf);
 long sys_fstatat64(int dirfd, const char *upath, void *ubuf, int flags);
-long sys_statx(int dirfd, const char *upath, int flags, unsigned mask, void *ubuf);
 /* fs/readdir.c */
 long sys_getdents64(int fd, void *ubuf, unsigned count);
 /* fs/ioctl.c */

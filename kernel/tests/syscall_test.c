@@ -30,7 +30,12 @@ KTEST(syscall_numbers_are_linux_i386)
 	KT_ASSERT_EQ(find("sched_getaffinity")->nr, 242);
 	KT_ASSERT_EQ(find("exit_group")->nr, 252);
 	KT_ASSERT_EQ(find("clock_gettime")->nr, 265);
-	KT_ASSERT(find("ioctl")->fn == NULL);
+	KT_ASSERT(find("ioctl")->fn != NULL);          /* fs/ioctl.c */
+	KT_ASSERT_EQ(find("open")->nr, 5);
+	KT_ASSERT_EQ(find("stat64")->nr, 195);
+	KT_ASSERT_EQ(find("getdents64")->nr, 220);
+	KT_ASSERT_EQ(find("openat")->nr, 295);
+	KT_ASSERT(!(find("read")->flags & SYS_BKL));   /* the VFS has its own locks */
 	KT_ASSERT(find("reboot")->flags & SYS_BKL);
 	KT_ASSERT(!(find("getpid")->flags & SYS_BKL));
 }
@@ -81,7 +86,7 @@ KTEST(syscall_unknown_numbers_enosys)
 	KT_ASSERT_EQ(dispatch(NR_SYSCALLS), (uint32_t)-ENOSYS);
 	KT_ASSERT_EQ(dispatch(0xFFFFFFFF), (uint32_t)-ENOSYS);
 	KT_ASSERT_EQ(dispatch(0), (uint32_t)-ENOSYS);               /* restart_syscall: not here */
-	KT_ASSERT_EQ(dispatch(__NR_ioctl), (uint32_t)-ENOSYS);
+	KT_ASSERT_EQ(dispatch(__NR_ioctl), (uint32_t)-EBADF);      /* known: a kernel thread has no fds */
 	KT_ASSERT_EQ(syscall_unknown_count(), unknown + 5);
 	KT_ASSERT_EQ(syscall_count(__NR_ioctl), ioctls + 1);
 }

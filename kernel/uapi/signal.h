@@ -18,6 +18,7 @@
 #define SIGALRM 14
 #define SIGTERM 15
 #define SIGCHLD 17
+#define SIGTSTP 20
 #define NSIG    32      /* signals 1..31: one bit each in a 32-bit mask */
 
 #endif

@@ -75,7 +75,11 @@
 #define __NR_pipe2              331
 #define __NR_statx              383
 
-#define CLOCK_REALTIME  0
-#define CLOCK_MONOTONIC 1
+#define CLOCK_REALTIME         0
+#define CLOCK_MONOTONIC        1
+#define CLOCK_MONOTONIC_RAW    4
+#define CLOCK_REALTIME_COARSE  5
+#define CLOCK_MONOTONIC_COARSE 6
+#define CLOCK_BOOTTIME         7
 
 #endif

@@ -54,6 +54,7 @@ void mutex_lock(struct mutex *m)
 	m->owner = (struct task *)1;
 	mutexes_held++;
 }
+bool mutex_is_mine(const struct mutex *m) { return m->owner != NULL; }
 void mutex_unlock(struct mutex *m)
 {
 	if (!m->owner)

@@ -3,6 +3,7 @@ import os
 import re
 import shutil
 import subprocess
+import time
 
 VFSTEST_LINE = re.compile(r"^vfstest: (\S+) (ok|FAIL)(.*)$", re.M)
 INIT_EXIT = r"init \(pid \d+\) exited with status 0x([0-9a-f]+)"
@@ -133,8 +134,33 @@ def hand_made_initrd(h):
         h.record(bad, not problems, "; ".join(problems))
 
 
+
+
+def console_read(h):
+    """/dev/console as init's fd 0: EAGAIN when non-blocking and empty; a blocking read sleeps for a line."""
+    name = "vfs[/dev/console: init's stdin, reader sleeps for typed input]"
+    if not h.wanted(name):
+        return
+    q = h.Qemu("vfs-console-read", append="init=/bin/readconsole", cpus=2, timeout=60)
+    ok = q.expect(r"^vfstest: console waiting for a line$") is not None
+    if ok:
+        time.sleep(1)                   # let the reader go to sleep first
+        q.send("typed on the serial line\r")
+        ok = q.expect(r"^vfstest: console read 'typed on the serial line' \(25 bytes\)$", timeout=20) is not None
+    q.expect(INIT_EXIT, timeout=10)
+    q.kill()
+    m = re.search(INIT_EXIT, q.output, re.M)
+    problems = [] if ok else ["the typed line did not come back from read()"]
+    if not m or int(m.group(1), 16) != 0:
+        problems.append("init did not exit with status 0")
+    if h.bad_lines(q.output):
+        problems.append("kernel reported: " + h.bad_lines(q.output)[0])
+    h.record(name, not problems, "; ".join(problems))
+
+
 def run(h):
     vfstest_on_linux(h)
     vfstest(h, "smp4", cpus=4)
     vfstest(h, "smp1", cpus=1)
     hand_made_initrd(h)
+    console_read(h)

@@ -220,6 +220,15 @@ static void t_clock_gettime(void)
 	CHECK(clock_gettime(CLOCK_MONOTONIC, BAD_UNMAP) == -EFAULT);
 	CHECK(clock_gettime(CLOCK_MONOTONIC, (void *)0xFFFFFFFC) == -EFAULT);
 	CHECK(clock_gettime(12345, &a) == -EINVAL);
+	/* The wall clock starts from the RTC: a date after 2023-11, and it runs with the monotonic one. */
+	CHECK(clock_gettime(CLOCK_REALTIME, &a) == 0);
+	CHECK(a.tv_sec > 1700000000);
+	CHECK(nanosleep(&s, 0) == 0);
+	CHECK(clock_gettime(CLOCK_REALTIME_COARSE, &b) == 0);
+	ns = (long long)(b.tv_sec - a.tv_sec) * 1000000000 + (b.tv_nsec - a.tv_nsec);
+	CHECK(ns >= 20000000 && ns < 5000000000LL);
+	CHECK(clock_gettime(CLOCK_BOOTTIME, &a) == 0 && clock_gettime(CLOCK_MONOTONIC_RAW, &b) == 0);
+	CHECK(clock_gettime(CLOCK_REALTIME, BAD_KERNEL) == -EFAULT);
 }
 
 static void t_affinity(void)

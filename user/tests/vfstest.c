@@ -392,6 +392,7 @@ static void t_stat(void)
 	EXPECT(st.st_nlink, 1);
 	CHECK(st.st_ino != 0 && st.st_ino == st.__st_ino);
 	EXPECT(st.st_blksize > 0, 1);
+	CHECK(st.st_mtime > 1577836800u && st.st_ctime >= st.st_mtime - 1);   /* wall-clock times, after 2020 */
 	EXPECT(SC(__NR_symlink, "st", P("st-link")), 0);
 	EXPECT(sys_lstat(P("st-link"), &st2), 0);
 	CHECK(S_ISLNK(st2.st_mode));
@@ -1266,6 +1267,33 @@ static int initrd_check(void)
 	return group_failed ? 1 : 0;
 }
 
+/*
+ * As /bin/readconsole ("#!/bin/vfstest --console-read"): fd 0 is /dev/console.
+ * With O_NONBLOCK and nothing typed a read is -EAGAIN; without, it sleeps
+ * until a line arrives (the harness types it) and returns it, newline included.
+ */
+static int console_read(void)
+{
+	char buf[128];
+	long n;
+	int r;
+
+	EXPECT(SC(__NR_fcntl64, 0, F_SETFL, O_NONBLOCK), 0);
+	EXPECT(sys_read(0, buf, sizeof(buf)), -EAGAIN);
+	EXPECT(SC(__NR_fcntl64, 0, F_SETFL, 0), 0);
+	EXPECT(SC(__NR_ioctl, 0, FIONREAD, &r), 0);
+	EXPECT(r, 0);
+	say("vfstest: console waiting for a line\n");
+	n = sys_read(0, buf, sizeof(buf) - 1);
+	if (n < 0)
+		n = 0;
+	buf[n] = 0;
+	if (n > 0 && buf[n - 1] == '\n')
+		buf[n - 1] = 0;
+	say("vfstest: console read '%s' (%ld bytes)\n", buf, n);
+	return group_failed ? 1 : 0;
+}
+
 /* ---- main ---------------------------------------------------------------------------- */
 
 static void run_all(void)
@@ -1361,6 +1389,8 @@ int main(int argc, char **argv)
 		return SC(__NR_fcntl64, keep, F_GETFD, 0) == 0 &&
 		       SC(__NR_fcntl64, gone, F_GETFD, 0) == -EBADF ? 42 : 1;
 	}
+	if (argc >= 2 && streq(argv[1], "--console-read"))
+		return console_read();
 	if (argc >= 2 && streq(argv[1], "--initrd-check"))
 		return initrd_check();
 	if (argc >= 3 && streq(argv[1], "--script-check")) {
