@@ -60,7 +60,7 @@ def on_linux(h, suite, min_tests):
 def proctest(h, label, cpus, ioctl=None):
     """proctest as init, plus what only the boot log knows: the CPUs, their APIC ids, the ioctl= word."""
     append = f"ioctl={ioctl}" if ioctl else ""
-    out = guest_suite(h, "proctest", label, cpus=cpus, min_tests=19, append=append)
+    out = guest_suite(h, "proctest", label, cpus=cpus, min_tests=20, append=append)
     if out is None:
         return
     name = f"proctest[{label}] cpuinfo and ioctl_mode agree with the boot"

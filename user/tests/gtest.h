@@ -152,6 +152,48 @@ static inline int gt_wait(int pid)
 	return status;
 }
 
+/* ---- the kernel's object counts (smpix only: /dev/kcounts), for leak checks ---------- */
+
+struct counts {
+	long inodes, files, heap_objects;
+};
+
+/* The value after "name " in /dev/kcounts, or -1. */
+static inline long gt_count_of(const char *text, const char *name)
+{
+	const char *p = text;
+	size_t len = strlen(name);
+	long v = 0;
+
+	for (; *p; p++) {
+		if ((p == text || p[-1] == '\n') && strncmp(p, name, len) == 0 && p[len] == ' ') {
+			for (p += len + 1; *p >= '0' && *p <= '9'; p++)
+				v = v * 10 + (*p - '0');
+			return v;
+		}
+	}
+	return -1;
+}
+
+static inline int gt_read_counts(struct counts *c)
+{
+	static char text[512];
+	int fd = (int)SYS2(__NR_open, "/dev/kcounts", O_RDONLY);
+	long n;
+
+	if (fd < 0)
+		return fd;
+	n = gt_read(fd, text, sizeof(text) - 1);
+	gt_close(fd);
+	if (n <= 0)
+		return -1;
+	text[n] = 0;
+	c->inodes = gt_count_of(text, "inodes");
+	c->files = gt_count_of(text, "files");
+	c->heap_objects = gt_count_of(text, "heap_objects");
+	return 0;
+}
+
 /* ---- bookkeeping: "NAME: TEST ok" or "NAME: TEST FAIL why", then a summary ------------ */
 
 static int gt_passed, gt_failed;

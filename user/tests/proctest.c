@@ -516,6 +516,14 @@ static void t_bkl(void)
 	CHECK(write_file("/proc/bkl", "0\n") == 2);
 	CHECK(read_file("/proc/bkl", text, sizeof(text)) > 0);
 	CHECK(procfs_site(text, "proc_file_read") >= 1 && procfs_site(text, "proc_file_read") <= 2);
+	/* As a shell's "echo 0 > /proc/bkl" opens it: O_CREAT and O_TRUNC change nothing. */
+	{
+		int fd = (int)SYS3(__NR_open, "/proc/bkl", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		CHECK(fd >= 0);
+		CHECK(gt_write(fd, "0\n", 2) == 2);
+		gt_close(fd);
+	}
 	CHECK(write_file("/proc/bkl", "1") == -EINVAL);
 	CHECK(write_file("/proc/bkl", "reset") == -EINVAL);
 	CHECK(write_file("/proc/bkl", "0 1") == -EINVAL);
@@ -659,11 +667,50 @@ static void t_readers_on_all_cpus(void)
 	}
 }
 
+/* ---- leaks: procfs makes an inode per lookup and a buffer per open; all must go ---------- */
+
+static struct counts before;
+
+static void read_everything(void)
+{
+	static const char *const files[] = { "/proc/cpuinfo", "/proc/meminfo", "/proc/uptime",
+					     "/proc/interrupts", "/proc/mounts", "/proc/bkl",
+					     "/proc/syscalls", "/proc/self/stat", "/proc/self/status",
+					     "/proc/self/cmdline", "/proc/sys/kernel/ioctl_mode",
+					     "/proc/sys/kernel/bkl_spin_report_ms" };
+	char link[64];
+
+	for (unsigned i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		read_file(files[i], text, sizeof(text));
+	SYS3(__NR_readlink, "/proc/self/exe", link, sizeof(link));
+	SYS2(__NR_open, "/proc/cpuinfo", O_WRONLY);     /* refused: must leave nothing behind */
+}
+
+static void t_no_leaks(void)
+{
+	struct counts mid, after;
+
+	CHECK(gt_read_counts(&mid) == 0);
+	CHECK(mid.inodes == before.inodes && mid.files == before.files);
+	CHECK(mid.heap_objects <= before.heap_objects);
+	for (int i = 0; i < 3; i++)
+		read_everything();
+	t_readdir();
+	t_pid_stat();                   /* a child's directory, found and gone */
+	CHECK(gt_read_counts(&after) == 0);
+	CHECK(after.inodes == mid.inodes && after.files == mid.files);
+	if (after.heap_objects != mid.heap_objects)
+		printf("proctest: heap objects %ld, then %ld\n", mid.heap_objects, after.heap_objects);
+	CHECK(after.heap_objects == mid.heap_objects);
+}
+
 int main(int argc, char **argv)
 {
 	prog_argv0 = argc > 0 ? argv[0] : "proctest";
 	gt_start("proctest");
 	gt_run("cpuinfo", t_cpuinfo);
+	if (!ON_LINUX && gt_read_counts(&before) < 0)
+		printf("proctest: cannot read /dev/kcounts\n");
 	gt_run("meminfo", t_meminfo);
 	gt_run("uptime", t_uptime);
 	gt_run("interrupts", t_interrupts);
@@ -683,6 +730,7 @@ int main(int argc, char **argv)
 		gt_run("syscalls", t_syscalls);
 		gt_run("pid_dir_listing", t_pid_dir_listing);
 		gt_run("readers_on_all_cpus", t_readers_on_all_cpus);
+		gt_run("no_leaks", t_no_leaks);
 	}
 	gt_finish();
 }
