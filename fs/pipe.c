@@ -19,9 +19,10 @@
  *    file: the last close of both ends frees it (pipe_evict).
  *
  * Locking: pipe->mutex (sleeping, since copies to and from user memory may
- * fault and sleep) protects the ring and the counts. Sleepers wait on
- * rd_wait / wr_wait with the mutex dropped. The BKL is never involved: pipes
- * had their own lock long before 2.6.
+ * fault and sleep) protects the ring and the counts. A task that must wait
+ * says so under the mutex (rd_sleeping, wr_need), drops it and sleeps on
+ * rd_wait / wr_wait; the other side wakes it only when that can help. The
+ * BKL is never involved: pipes had their own lock long before 2.6.
  */
 #include "fs/pipe.h"
 
@@ -50,6 +51,16 @@ struct pipe {
 	size_t head;                    /* index of the oldest byte */
 	size_t count;                   /* bytes in the ring */
 	int readers, writers;           /* open files at each end */
+	/*
+	 * Who is about to sleep, so a wakeup is sent only when it can help: a
+	 * reader waits for any byte; a writer for `want` bytes of room (n for
+	 * an atomic write, else 1), and wr_need is the least want of the
+	 * writers that went to sleep since the last wakeup (0: none). Without
+	 * this every small read would wake every sleeping writer, only for
+	 * most of them to go back to sleep, all through one wait-queue lock.
+	 */
+	bool rd_sleeping;
+	size_t wr_need;
 	struct wait_queue rd_wait;      /* readers waiting for bytes or for the last writer to go */
 	struct wait_queue wr_wait;      /* writers waiting for room or for the last reader to go */
 };
@@ -108,10 +119,46 @@ static bool pipe_writable(struct pipe *p, size_t want)
 	return PIPE_SIZE - READ_ONCE(p->count) >= want || READ_ONCE(p->readers) == 0;
 }
 
+/*
+ * Sleep once on wq, unless ready already holds (the rule of waitqueue.h:
+ * queue, then test, then sleep). The caller has registered itself as a
+ * sleeper under the mutex and dropped it; it takes the mutex again and
+ * checks again afterwards, whatever woke it. -EINTR if the task was killed.
+ */
+#define pipe_sleep(wq, ready)                                                   \
+	({                                                                      \
+		struct waiter w_ = { .task = 0 };                               \
+		might_sleep();                                                  \
+		prepare_to_wait(&(wq), &w_);                                    \
+		if (!(ready) && !task_should_stop_waiting())                    \
+			schedule();                                             \
+		finish_wait(&(wq), &w_);                                        \
+		task_should_stop_waiting() ? -EINTR : 0;                        \
+	})
+
+/* After a read made room (mutex held): should the sleeping writers be woken? */
+static bool writers_to_wake(struct pipe *p)
+{
+	if (p->wr_need == 0 || PIPE_SIZE - p->count < p->wr_need)
+		return false;
+	p->wr_need = 0;         /* they all wake; any that still cannot write registers again */
+	return true;
+}
+
+/* After a write added bytes (mutex held): should the sleeping readers be woken? */
+static bool readers_to_wake(struct pipe *p)
+{
+	bool wake = p->rd_sleeping;
+
+	p->rd_sleeping = false;
+	return wake;
+}
+
 static ssize_t pipe_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 {
 	struct pipe *p = f->f_inode->i_private;
 	ssize_t ret;
+	bool wake;
 
 	if (n == 0)
 		return 0;
@@ -123,19 +170,23 @@ static ssize_t pipe_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 			ret = ring_get(p, ubuf, take);
 			if (ret == 0)
 				ret = take;
+			wake = writers_to_wake(p);
 			mutex_unlock(&p->mutex);
-			wake_up(&p->wr_wait);
+			if (wake)
+				wake_up(&p->wr_wait);
 			return ret;
 		}
 		if (p->writers == 0) {
 			mutex_unlock(&p->mutex);
 			return 0;       /* end of file */
 		}
-		mutex_unlock(&p->mutex);
-		if (READ_ONCE(f->f_flags) & O_NONBLOCK)
+		if (READ_ONCE(f->f_flags) & O_NONBLOCK) {
+			mutex_unlock(&p->mutex);
 			return -EAGAIN;
-		/* Sleep with the mutex dropped; the condition is checked again under it. */
-		if (wait_event_killable(p->rd_wait, pipe_readable(p)) < 0)
+		}
+		p->rd_sleeping = true;
+		mutex_unlock(&p->mutex);
+		if (pipe_sleep(p->rd_wait, pipe_readable(p)) < 0)
 			return -EINTR;
 	}
 }
@@ -147,8 +198,8 @@ static ssize_t pipe_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 static ssize_t pipe_write(struct file *f, const char *ubuf, size_t n, loff_t *pos)
 {
 	struct pipe *p = f->f_inode->i_private;
-	bool atomic = n <= PIPE_BUF;
-	size_t done = 0;
+	bool atomic = n <= PIPE_BUF, wake;
+	size_t want = atomic ? n : 1, done = 0;
 	int err = 0;
 
 	if (n == 0)
@@ -165,21 +216,26 @@ static ssize_t pipe_write(struct file *f, const char *ubuf, size_t n, loff_t *po
 		}
 		room = PIPE_SIZE - p->count;
 		chunk = MIN(room, n - done);
-		if (chunk > 0 && (!atomic || chunk == n)) {
+		if (chunk >= want) {
 			err = ring_put(p, ubuf + done, chunk);
+			wake = err == 0 && readers_to_wake(p);
 			mutex_unlock(&p->mutex);
 			if (err)
 				break;
 			done += chunk;
-			wake_up(&p->rd_wait);
+			if (wake)
+				wake_up(&p->rd_wait);
 			continue;
 		}
-		mutex_unlock(&p->mutex);
 		if (READ_ONCE(f->f_flags) & O_NONBLOCK) {
+			mutex_unlock(&p->mutex);
 			err = -EAGAIN;
 			break;
 		}
-		if (wait_event_killable(p->wr_wait, pipe_writable(p, atomic ? n : 1)) < 0) {
+		if (p->wr_need == 0 || want < p->wr_need)
+			p->wr_need = want;
+		mutex_unlock(&p->mutex);
+		if (pipe_sleep(p->wr_wait, pipe_writable(p, want)) < 0) {
 			err = -EINTR;
 			break;
 		}

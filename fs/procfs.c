@@ -31,6 +31,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/uaccess.h"
+#include "kernel/mutex.h"
 #include "kernel/printk.h"
 #include "kernel/task.h"
 #include "kernel/uapi/dirent.h"
@@ -308,6 +309,13 @@ static int proc_readlink(struct inode *inode, char *buf, size_t size)
 
 /* What one open file holds: the text last printed, read from at f_pos. */
 struct proc_open {
+	/*
+	 * Protects pb and printed. Processes sharing the open file (fork, dup)
+	 * may read it at once: pread64 takes no f_pos_lock, and /proc/sys has
+	 * no BKL. Taken inside the BKL where there is one (a mutex may sleep,
+	 * and a sleeping BKL holder lets the BKL go, so the order cannot deadlock).
+	 */
+	struct mutex lock;
 	struct procbuf pb;
 	bool printed;
 };
@@ -323,6 +331,7 @@ static int proc_file_open(struct inode *inode, struct file *f)
 	po = kzalloc(sizeof(*po));
 	if (!po)
 		return -ENOMEM;
+	mutex_init(&po->lock, "proc_open");
 	f->private_data = po;
 	return 0;
 }
@@ -336,7 +345,7 @@ static int proc_file_release(struct inode *inode, struct file *f)
 	return 0;
 }
 
-/* Print the file at a read from offset 0 (so lseek to 0 and read again shows fresh state). */
+/* Print the file at a read from offset 0 (so lseek to 0 and read again shows fresh state). po->lock held. */
 static ssize_t proc_read_text(struct file *f, char *ubuf, size_t n, loff_t *pos)
 {
 	const struct proc_entry *e = f->f_inode->i_private;
@@ -362,15 +371,26 @@ static ssize_t proc_read_text(struct file *f, char *ubuf, size_t n, loff_t *pos)
 	return k;
 }
 
+static ssize_t proc_read_locked(struct file *f, char *ubuf, size_t n, loff_t *pos)
+{
+	struct proc_open *po = f->private_data;
+	ssize_t r;
+
+	mutex_lock(&po->lock);
+	r = proc_read_text(f, ubuf, n, pos);
+	mutex_unlock(&po->lock);
+	return r;
+}
+
 static ssize_t proc_file_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 {
 	const struct proc_entry *e = f->f_inode->i_private;
 	ssize_t r;
 
 	if (e->no_bkl)
-		return proc_read_text(f, ubuf, n, pos);
+		return proc_read_locked(f, ubuf, n, pos);
 	lock_kernel();          /* 2.6.6: /proc reads ran under the BKL */
-	r = proc_read_text(f, ubuf, n, pos);
+	r = proc_read_locked(f, ubuf, n, pos);
 	unlock_kernel();
 	return r;
 }
