@@ -25,6 +25,7 @@
 #include "fs/file.h"
 #include "fs/vfs.h"
 #include "kernel/elf.h"
+#include "kernel/exec_info.h"
 #include "kernel/fork.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kheap.h"
@@ -338,6 +339,7 @@ static int exec_file(struct task *t, struct file *f, const char *path, const cha
 	set_user_registers(task_trapframe(t), info.entry, esp);
 	task_set_name(t, name);
 	fork_exec_done(t);              /* handlers, TLS, a parent waiting in vfork (kernel/fork.c) */
+	exec_info_install(t, exec_info_new(path, a->buf, a->argc));
 	return 0;
 }
 
