@@ -43,15 +43,21 @@ void serial_init(void)
 	serial_present = inb(COM1 + REG_LSR) != 0xFF;
 }
 
-void serial_putc(char c)
+void serial_putc_raw(char c)
 {
 	if (!serial_present)
 		return;
-	if (c == '\n')
-		serial_putc('\r');
 	for (int spins = 0; !(inb(COM1 + REG_LSR) & LSR_THR_EMPTY) && spins < 100000; spins++)
 		cpu_relax();
 	outb(COM1 + REG_DATA, (uint8_t)c);
+}
+
+/* The kernel's own messages: a terminal needs \r\n to start a line. */
+void serial_putc(char c)
+{
+	if (c == '\n')
+		serial_putc_raw('\r');
+	serial_putc_raw(c);
 }
 
 static int poll_uart(void)

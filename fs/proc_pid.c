@@ -107,7 +107,8 @@ struct pid_snapshot {
 	int pid, ppid, cpu;
 	char state;
 	char name[TASK_NAME_LEN];
-	uint32_t sig_pending, cpus_allowed;
+	uint64_t sig_pending;           /* bit sig - 1, as Linux shows it */
+	uint32_t cpus_allowed;
 	uint64_t runtime_ns, switches;
 	uint32_t vm_pages, brk_start, brk;
 };
@@ -126,7 +127,7 @@ static bool snapshot(int pid, struct pid_snapshot *s)
 		s->cpu = t->cpu;
 		s->state = state_letter(t);
 		strlcpy(s->name, t->name, sizeof(s->name));
-		s->sig_pending = t->sig_pending;
+		s->sig_pending = READ_ONCE(t->sig.pending);
 		s->cpus_allowed = t->cpus_allowed;
 		s->runtime_ns = t->runtime_ns;
 		s->switches = t->switches;
@@ -166,7 +167,7 @@ void proc_show_pid_stat(struct procbuf *pb, void *arg)
 	/* 25 rsslim, 26 startcode, 27 endcode, 28 startstack, 29 kstkesp, 30 kstkeip */
 	procbuf_printf(pb, "4294967295 0 0 0 0 0 ");
 	/* 31 signal, 32 blocked, 33 sigignore, 34 sigcatch (bit n-1 is signal n), 35 wchan */
-	procbuf_printf(pb, "%u 0 0 0 0 ", s.sig_pending >> 1);
+	procbuf_printf(pb, "%llu 0 0 0 0 ", (unsigned long long)s.sig_pending);
 	/* 36 nswap, 37 cnswap, 38 exit_signal, 39 processor, 40 rt_priority, 41 policy */
 	procbuf_printf(pb, "0 0 17 %d 0 0 ", s.cpu);
 	/* 42 delayacct_blkio_ticks, 43 guest_time, 44 cguest_time, 45 start_data, 46 end_data */
@@ -195,7 +196,7 @@ void proc_show_pid_status(struct procbuf *pb, void *arg)
 	procbuf_printf(pb, "VmRSS:\t%8u kB\n", s.vm_pages * (PAGE_SIZE / 1024));
 	procbuf_printf(pb, "VmData:\t%8u kB\n", (s.brk - s.brk_start) / 1024);
 	procbuf_printf(pb, "Threads:\t1\n");
-	procbuf_printf(pb, "SigPnd:\t%016llx\n", (unsigned long long)(s.sig_pending >> 1));
+	procbuf_printf(pb, "SigPnd:\t%016llx\n", (unsigned long long)s.sig_pending);
 	procbuf_printf(pb, "ShdPnd:\t0000000000000000\n");
 	procbuf_printf(pb, "SigBlk:\t0000000000000000\n");
 	procbuf_printf(pb, "SigIgn:\t0000000000000000\n");
