@@ -696,6 +696,15 @@ static void t_symlink(void)
 	CHECK(S_ISDIR(st.st_mode));
 	EXPECT(SC(__NR_symlink, "dangling-nowhere", P("sd/dang")), 0);
 	EXPECT(sys_stat(P("sd/dang"), &st), -ENOENT);
+	/* O_CREAT through a dangling link makes what it names; O_EXCL refuses any link. */
+	EXPECT(sys_open(P("sd/dang"), O_WRONLY | O_CREAT | O_EXCL, 0644), -EEXIST);
+	EXPECT(sys_open(P("sd/dang"), O_WRONLY | O_CREAT | O_NOFOLLOW, 0644), -ELOOP);
+	fd = sys_open(P("sd/dang"), O_WRONLY | O_CREAT, 0644);
+	CHECK(fd >= 0);
+	sys_close(fd);
+	EXPECT(sys_stat(P("sd/dangling-nowhere"), &st), 0);
+	CHECK(S_ISREG(st.st_mode));
+	EXPECT(sys_unlink(P("sd/dangling-nowhere")), 0);
 	EXPECT(SC(__NR_symlink, "loop", P("sd/loop")), 0);
 	EXPECT(sys_open(P("sd/loop"), O_RDONLY, 0), -ELOOP);
 	EXPECT(sys_stat(P("sd/loop/x"), &st), -ELOOP);
@@ -1416,7 +1425,8 @@ static void rm_rf(const char *path)
 	if (sys_lstat(path, &st) < 0)
 		return;
 	if (!S_ISDIR(st.st_mode)) {
-		sys_unlink(path);
+		if (sys_unlink(path) < 0)
+			say("vfstest: cannot remove %s\n", path);
 		return;
 	}
 	for (;;) {
@@ -1438,7 +1448,8 @@ static void rm_rf(const char *path)
 		if (!any)
 			break;
 	}
-	sys_rmdir(path);
+	if (sys_rmdir(path) < 0)
+		say("vfstest: cannot remove %s: %d\n", path, sys_rmdir(path));
 }
 
 /* Run the suite in a child (so its descriptors and memory are all given back), then reap everything. */
