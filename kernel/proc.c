@@ -121,7 +121,7 @@ struct task *proc_fork(void)
 	if (vfs_proc_fork(p, c) < 0) {  /* the same open files, directory and umask */
 		mm_destroy(c->mm);
 		task_free(c);
-		return -ENOMEM;
+		return NULL;
 	}
 	tf = task_trapframe(c);
 	*tf = *task_trapframe(p);
