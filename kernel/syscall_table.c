@@ -6,8 +6,8 @@
  * in only a few places, where code still relied on "nobody else is in the
  * kernel": reboot() is one the 2004 survey names, so it keeps the flag here.
  * Everything else protects its own data with its own locks (proc_lock,
- * mm->lock, the run queues), so it runs without the BKL. ioctl() is listed
- * without a handler: the VFS will decide per driver (unlocked_ioctl or not).
+ * mm->lock, the run queues), so it runs without the BKL. ioctl() goes to
+ * fs/ioctl.c, where the drivers issue decides per driver (unlocked or not).
  *
  * To add a call: write long sys_NAME(args) in the file of its subsystem,
  * declare it in kernel/syscalls.h, add its number to kernel/uapi/unistd.h and
