@@ -22,6 +22,7 @@
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/uaccess.h"
+#include "kernel/proc.h"
 #include "kernel/syscalls.h"
 #include "kernel/task.h"
 #include "kernel/uapi/auxv.h"
@@ -163,8 +164,10 @@ static int exec_args_into(struct task *t, const char *path, const struct exec_ar
 	}
 	mm->brk_start = mm->brk = info.end;
 	/* Past the point of no return: the old program is gone. */
+	spin_lock(&proc_lock);          /* the OOM killer reads t->mm under it */
 	old = t->mm;
 	t->mm = mm;
+	spin_unlock(&proc_lock);
 	fpu_init_state(&t->fpu);
 	if (t == current) {
 		mm_activate(mm, (char *)t->kstack + KSTACK_SIZE);
@@ -178,8 +181,14 @@ static int exec_args_into(struct task *t, const char *path, const struct exec_ar
 
 int exec_kernel(struct task *t, const char *path, const char *const *argv, const char *const *envp)
 {
-	struct exec_args a = { kmalloc(EXEC_ARG_MAX), 0, 0, 0 };
-	int r = a.buf ? 0 : -ENOMEM;
+	struct exec_args a = { NULL, 0, 0, 0 };
+	int r;
+
+	/* Look the program up before allocating: a missing one is -ENOENT even when memory is short. */
+	if (!userprog_find(path))
+		return -ENOENT;
+	a.buf = kmalloc(EXEC_ARG_MAX);
+	r = a.buf ? 0 : -ENOMEM;
 
 	for (int i = 0; r == 0 && argv && argv[i]; i++)
 		r = args_add(&a, argv[i], &a.argc);
@@ -199,6 +208,9 @@ long sys_execve(const char *upath, char *const *uargv, char *const *uenvp)
 
 	if (r < 0)
 		return r;
+	/* Look the program up before allocating: a missing one is -ENOENT even when memory is short. */
+	if (!userprog_find(path))
+		return -ENOENT;
 	a.buf = kmalloc(EXEC_ARG_MAX);
 	if (!a.buf)
 		return -ENOMEM;

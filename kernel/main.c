@@ -53,14 +53,15 @@ static int boot_thread(void *unused)
 	}
 	start_init();
 	printk("smpix: boot done; the system is idle and echoes what you type (Ctrl-A X quits QEMU)\n");
-	/* Until a tty exists: show that serial input arrives by interrupt. */
+	/*
+	 * Until a tty exists: show that serial input arrives by interrupt. The
+	 * read sleeps on a wait queue; only a CPU's idle task halts it, so a
+	 * runnable process never waits behind this thread.
+	 */
 	for (;;) {
-		int c = serial_getc_nowait();
+		int c = serial_read_byte();
 
-		if (c < 0)
-			__asm__ volatile("sti; hlt" ::: "memory");
-		else
-			console_putc(c == '\r' ? '\n' : (char)c);
+		console_putc(c == '\r' ? '\n' : (char)c);
 	}
 }
 

@@ -165,7 +165,10 @@ void proc_exit(int status)
 	/* A process may die inside a syscall that runs under the BKL (bkl=syscalls). */
 	while (kernel_locked())
 		unlock_kernel();
+	/* Under proc_lock: the OOM killer reads t->mm->npages under it (kernel/mm/oom_kill.c). */
+	spin_lock(&proc_lock);
 	t->mm = NULL;
+	spin_unlock(&proc_lock);
 	mm_activate(NULL, (char *)t->kstack + KSTACK_SIZE);
 	mm_destroy(mm);
 
@@ -258,20 +261,37 @@ static void reap(struct task *c)
 	spin_unlock(&proc_lock);
 }
 
-/* Check the status and rusage pointers before reaping, so a bad one loses no child. */
+/*
+ * Check the rusage and status pointers of a wait4() that found a child to
+ * reap, before reaping it: so a bad pointer loses no child (Linux reaps it
+ * and then answers -EFAULT). Nothing is written when nothing is reaped.
+ */
 static int wait_check_pointers(int *ustatus, void *urusage)
 {
 	static const char zeroes[RUSAGE_SIZE];
 
-	if (ustatus && put_user_u32(ustatus, 0) < 0)
-		return -EFAULT;
 	if (urusage && copy_to_user(urusage, zeroes, RUSAGE_SIZE) < 0)
+		return -EFAULT;
+	if (ustatus && put_user_u32(ustatus, 0) < 0)
 		return -EFAULT;
 	return 0;
 }
 
-/* Wait for a child matching pid to exit and reap it: its pid (0 with WNOHANG if none yet) or -errno. */
-static int do_wait(int pid, int options, int *status)
+/* Put a zombie that take_zombie() unlinked back among p's children. */
+static void untake_zombie(struct task *p, struct task *c)
+{
+	spin_lock(&proc_lock);
+	list_add_tail(&c->sibling, &p->children);
+	spin_unlock(&proc_lock);
+}
+
+/*
+ * Wait for a child matching pid to exit and reap it: its pid (0 with WNOHANG
+ * if none yet) or -errno, in Linux's order: -ECHILD when nothing matches, 0
+ * for WNOHANG when nothing has exited, and only then -EFAULT for a bad
+ * pointer (checked while the child is still ours to give back).
+ */
+static int do_wait(int pid, int options, int *status, int *ustatus, void *urusage)
 {
 	struct task *c;
 	bool any;
@@ -289,6 +309,11 @@ static int do_wait(int pid, int options, int *status)
 		if (r < 0)
 			return r;
 	}
+	r = wait_check_pointers(ustatus, urusage);
+	if (r < 0) {
+		untake_zombie(current, c);
+		return r;
+	}
 	cpid = c->pid;
 	*status = c->exit_status;
 	reap(c);
@@ -299,12 +324,10 @@ long sys_wait4(int pid, int *ustatus, int options, void *urusage)
 {
 	int r, status = 0;
 
-	if (options & ~WNOHANG)
+	/* Stopped and continued children do not exist yet: those flags are accepted and find none. */
+	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WALL | __WCLONE))
 		return -EINVAL;
-	r = wait_check_pointers(ustatus, urusage);
-	if (r < 0)
-		return r;
-	r = do_wait(pid, options, &status);
+	r = do_wait(pid, options, &status, ustatus, urusage);
 	/* Checked above; it can only fail now if the process unmapped it meanwhile. */
 	if (r > 0 && ustatus && put_user_u32(ustatus, (uint32_t)status) < 0)
 		return -EFAULT;
@@ -313,7 +336,7 @@ long sys_wait4(int pid, int *ustatus, int options, void *urusage)
 
 int proc_wait(int pid, int *status)
 {
-	return do_wait(pid, 0, status);
+	return do_wait(pid, 0, status, NULL, NULL);
 }
 
 long sys_waitpid(int pid, int *ustatus, int options)

@@ -7,6 +7,7 @@
 #include "kernel/signal.h"
 
 #include "kernel/atomic.h"
+#include "kernel/mm/fault.h"
 #include "kernel/mm/mm.h"
 #include "kernel/printk.h"
 #include "kernel/proc.h"
@@ -59,12 +60,15 @@ long sys_kill(int pid, int sig)
 	/* proc_lock keeps t from being reaped and freed while we look at it. */
 	spin_lock(&proc_lock);
 	t = task_find(pid);
-	if (!t || !t->mm || t->exited)
+	if (!t)
 		r = -ESRCH;
-	else if (t == init_task)
-		r = 0;                  /* init gets no signals it has not asked for, as in Linux */
-	else if (sig != 0)
+	else if (sig != 0 && !t->exited && t != init_task)
 		signal_send(t, sig);
+	/*
+	 * Otherwise the answer is still 0, as in Linux: a zombie exists until it
+	 * is reaped (the signal is dropped), and init gets no signals it has not
+	 * asked for.
+	 */
 	spin_unlock(&proc_lock);
 	return r;
 }
@@ -92,8 +96,8 @@ void signal_user_fault(struct trapframe *tf)
 	int sig = fault_signal(tf->trapno);
 	uint32_t addr = read_cr2();
 
-	/* A write to a page shared copy-on-write since fork is not an error: copy, and retry. */
-	if (tf->trapno == T_PGFLT && (tf->err & PGFLT_WRITE) && t->mm && mm_break_cow(t->mm, addr))
+	/* A write to a page shared since fork, or the first touch of a heap page: not errors. */
+	if (tf->trapno == T_PGFLT && fault_user_address(addr, tf->err & PGFLT_WRITE, true, true))
 		return;
 	if (tf->trapno == T_PGFLT)
 		printk("pid %d (%s): segfault at %x ip %08x\n", t->pid, t->name, addr, tf->eip);

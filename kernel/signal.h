@@ -12,7 +12,7 @@ void signal_send(struct task *t, int sig);
 /* The signal that killed t (SIGKILL first, then the lowest pending). */
 int signal_fatal_pending(struct task *t);
 /*
- * trap_user_fault_hook: resolve a copy-on-write fault, or else log the fault
+ * trap_user_fault_hook: resolve a page fault (kernel/mm/fault.c), or else log the fault
  * and kill the current process with the matching signal.
  */
 void signal_user_fault(struct trapframe *tf);

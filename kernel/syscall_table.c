@@ -37,6 +37,7 @@ const struct syscall_desc syscall_table[] = {
 	SYSCALL(getppid,           0, 0),
 	SYSCALL(reboot,            4, SYS_BKL),
 	SYSCALL(wait4,             4, 0),
+	SYSCALL(sysinfo,           1, 0),
 	SYSCALL(sched_yield,       0, 0),
 	SYSCALL(nanosleep,         2, 0),
 	SYSCALL(sched_setaffinity, 3, 0),

@@ -27,6 +27,8 @@ long sys_read(int fd, void *ubuf, size_t count);
 long sys_write(int fd, const void *ubuf, size_t count);
 /* kernel/sys_time.c */
 long sys_clock_gettime(int clock, void *uts);
+/* kernel/sys_info.c */
+long sys_sysinfo(void *uinfo);
 /* kernel/sys_reboot.c */
 long sys_reboot(int magic1, int magic2, unsigned cmd, void *arg);
 

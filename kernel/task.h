@@ -73,6 +73,7 @@ struct task {
 	uint32_t sig_pending;           /* bit n: signal n is pending */
 	bool killed;                    /* must exit at the next return to user mode */
 	bool exited;                    /* exit_status is final: a zombie for its parent to reap */
+	bool is_process;                /* started in user mode: kill() finds it, a zombie too */
 };
 
 /*
@@ -103,7 +104,7 @@ struct trapframe *task_trapframe(struct task *t);
  * (or a forked child) starts.
  */
 void task_start_in_user_mode(struct task *t);
-/* Find a process (not a kernel thread) by pid, NULL if none; for kill() and affinity. */
+/* Find a process (not a kernel thread; a zombie too) by pid, NULL if none; for kill() and affinity. */
 struct task *task_find(int pid);
 void task_set_name(struct task *t, const char *name);
 

@@ -115,12 +115,20 @@ KTEST(mm_brk_grows_and_shrinks)
 	b0 = mm->brk;
 	KT_ASSERT_EQ(mm_brk(mm, 0), b0);
 	KT_ASSERT_EQ(mm_brk(mm, b0 + 3 * PAGE_SIZE + 1), b0 + 3 * PAGE_SIZE + 1);
+	/* brk maps nothing: the first touch does, through mm_fault(). */
+	KT_ASSERT_EQ(mm_lookup(mm, b0 + 3 * PAGE_SIZE), 0);
+	KT_ASSERT_EQ(mm_fault(mm, b0 + 3 * PAGE_SIZE + 7, false), MM_FAULT_DONE);
 	KT_ASSERT(mm_lookup(mm, b0 + 3 * PAGE_SIZE) & PTE_W);
+	KT_ASSERT_EQ(mm_fault(mm, b0, true), MM_FAULT_DONE);
+	KT_ASSERT_EQ(mm_fault(mm, b0 + 4 * PAGE_SIZE, true), MM_FAULT_BAD);     /* past the break */
+	KT_ASSERT_EQ(mm_fault(mm, TEXT, true), MM_FAULT_BAD);                   /* read-only text */
 	KT_ASSERT_EQ(mm_brk(mm, b0 + 10), b0 + 10);
 	KT_ASSERT(mm_lookup(mm, b0) != 0);
 	KT_ASSERT_EQ(mm_lookup(mm, b0 + PAGE_SIZE), 0);
 	KT_ASSERT_EQ(mm_brk(mm, b0 - 1), b0 + 10);          /* below the start: refused */
 	KT_ASSERT_EQ(mm_brk(mm, USER_STACK_TOP - PAGE_SIZE), b0 + 10);   /* into the stack: refused */
+	/* More heap than there is RAM can never be backed: refused at once (Linux's heuristic). */
+	KT_ASSERT_EQ(mm_brk(mm, b0 + (pmm_usable_count() + 1) * PAGE_SIZE), b0 + 10);
 	mm_destroy(mm);
 }
 
@@ -140,6 +148,7 @@ KTEST(mm_no_frames_leak)
 		a = make_image();
 		KT_ASSERT(a != NULL);
 		mm_brk(a, a->brk + 5 * PAGE_SIZE);
+		KT_ASSERT_EQ(mm_fault(a, a->brk_start + PAGE_SIZE, true), MM_FAULT_DONE);
 		b = mm_fork(a);
 		KT_ASSERT(b != NULL);
 		/* Break some sharing on either side, and free in both orders. */

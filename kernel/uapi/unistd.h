@@ -15,6 +15,7 @@
 #define __NR_getppid            64
 #define __NR_reboot             88
 #define __NR_wait4              114
+#define __NR_sysinfo            116
 #define __NR_sched_yield        158
 #define __NR_nanosleep          162
 #define __NR_sched_setaffinity  241
