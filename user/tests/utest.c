@@ -499,6 +499,50 @@ static void t_fpu_isolation(void)
 	CHECK(cw_after == cw_before);
 }
 
+static long long mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * Spin for 500 ms of wall time, reading the clock; a gap of over 2 ms between
+ * two readings is time the CPU went to someone else. Exit with the share of
+ * the time we ran, in percent.
+ */
+static void spin_and_measure(void)
+{
+	long long start = mono_ns(), last = start, now, away = 0;
+
+	do {
+		now = mono_ns();
+		if (now - last > 2000000)
+			away += now - last;
+		last = now;
+	} while (now - start < 500000000LL);
+	exit((int)(100 - away * 100 / (now - start)));
+}
+
+/*
+ * With everyone else asleep (we wait in waitpid), a spinning process must get
+ * the CPU, even at -smp 1: no runnable kernel thread may halt it (issue 16:
+ * the boot thread's "sti; hlt" loop left it 52%).
+ */
+static void t_cpu_share(void)
+{
+	int pid = fork(), st;
+
+	if (pid == 0)
+		spin_and_measure();
+	CHECK(pid > 0);
+	CHECK(waitpid(pid, &st, 0) == pid);
+	CHECK(WIFEXITED(st));
+	printf("utest: (a spinning process got %d%% of its CPU)\n", WEXITSTATUS(st));
+	CHECK(WEXITSTATUS(st) >= 80);
+}
+
 int main(int argc, char **argv)
 {
 	printf("utest: starting as pid %d\n", getpid());
@@ -528,6 +572,7 @@ int main(int argc, char **argv)
 	run("many_forks", t_many_forks);
 	run("parallel_forks", t_parallel_forks);
 	run("fpu_isolation", t_fpu_isolation);
+	run("cpu_share", t_cpu_share);
 	printf("utest: summary %d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
