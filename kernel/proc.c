@@ -8,7 +8,10 @@
 
 #include "kernel/atomic.h"
 #include "kernel/bkl.h"
+#include "kernel/cmdline.h"
 #include "kernel/exec.h"
+#include "kernel/lib/format.h"
+#include "kernel/lib/string.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/printk.h"
@@ -42,9 +45,38 @@ static void proc_link(struct task *t, struct task *parent)
 	spin_unlock(&proc_lock);
 }
 
+/*
+ * init's environment: HOME and TERM, then, as Linux does, every key=value
+ * word of the kernel command line whose key has no '.' (Linux leaves out the
+ * words it knows itself; smpix passes them all). So "init=/bin/fuzz
+ * fuzz_seed=7" hands the fuzzer its seed.
+ */
+static const char *const *init_environment(void)
+{
+	static char strings[CMDLINE_MAX + CMDLINE_WORDS];
+	static const char *envp[CMDLINE_WORDS + 3] = { "HOME=/", "TERM=vt100" };
+	size_t used = 0;
+	int n = 2;
+
+	for (int i = 0; i < kernel_cmdline.nwords; i++) {
+		const char *key = kernel_cmdline.key[i], *value = kernel_cmdline.value[i];
+		int len;
+
+		if (!value[0] || strchr(key, '.'))
+			continue;
+		len = snprintf(strings + used, sizeof(strings) - used, "%s=%s", key, value);
+		if (len < 0 || (size_t)len >= sizeof(strings) - used)
+			break;
+		envp[n++] = strings + used;
+		used += (size_t)len + 1;
+	}
+	envp[n] = NULL;
+	return envp;
+}
+
 int proc_start_init(const char *path)
 {
-	static const char *const envp[] = { "HOME=/", "TERM=vt100", NULL };
+	const char *const *envp = init_environment();
 	const char *argv[] = { path, NULL };
 	struct task *t = task_alloc("init");
 	int r;
@@ -53,7 +85,7 @@ int proc_start_init(const char *path)
 		return -ENOMEM;
 	task_make_init(t);
 	proc_link(t, NULL);
-	r = exec_kernel(t, path, argv, (const char *const *)envp);
+	r = exec_kernel(t, path, argv, envp);
 	if (r < 0) {
 		task_free(t);
 		return r;

@@ -245,6 +245,43 @@ def user_program(label, prog, cpus=2, mem=128, append="", timeout=120, min_tests
     return out
 
 
+FUZZ_SUMMARY = re.compile(r"^fuzz: summary calls=(\d+) children=(\d+) hangs=(\d+) crashes=(\d+) "
+                          r"mismatches=(\d+) wrong=(\d+) undying=(\d+)$", re.M)
+FUZZ_FINDINGS = re.compile(r"^fuzz: (REGISTER MISMATCH|WRONG ANSWER|BUG\?).*$", re.M)
+
+
+def fuzz(label, seconds, seed, cpus=2, mem=128, append="", echo=False):
+    """Boot init=/bin/fuzz (user/tests/fuzz.c) for `seconds`; fail on a panic, a BUG or lockup
+    report, a register mismatch, a wrong answer, a child that would not die, or no summary."""
+    name = f"fuzz[{label}]"
+    if not wanted(name):
+        return None
+    words = f"init=/bin/fuzz fuzz_seconds={seconds} fuzz_seed={seed} {append}".strip()
+    q = Qemu(f"fuzz-{label}", append=words, cpus=cpus, mem=mem, timeout=seconds + 90)
+    q.expect(r"init \(pid \d+\) exited")
+    q.wait_exit()
+    out = q.output
+    if echo:
+        print("\n".join(l for l in out.splitlines() if l.startswith(("fuzz:", "Out of memory"))
+                        or BAD_LINES.search(l)))
+    problems = []
+    m = FUZZ_SUMMARY.search(out)
+    if not m:
+        problems.append("no summary line" + (" (timeout)" if q.timed_out else ""))
+    elif int(m.group(1)) == 0:
+        problems.append("no calls were made")
+    problems += [f.group(0) for f in FUZZ_FINDINGS.finditer(out)][:3]
+    if bad_lines(out):
+        problems.append("kernel reported: " + bad_lines(out)[0])
+    if not re.search(r"init \(pid \d+\) exited with status 0x0;", out):
+        problems.append("the fuzzer did not exit with status 0")
+    if q.exit_code != 0:
+        problems.append(f"QEMU exit status {q.exit_code}")
+    detail = "; ".join(problems) + f" (replay: make fuzz SEED={seed} CPUS={cpus} SECONDS={seconds})"
+    record(name + (f" {m.group(1)} calls" if m else ""), not problems, detail)
+    return out
+
+
 def expect_report(label, test, patterns, cpus=2, timeout=60):
     """Run one explicit ktest that misuses something on purpose; its report lines must appear
     (they are BUG: lines, which any other run would count as failures) and the test must pass."""

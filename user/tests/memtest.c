@@ -39,9 +39,12 @@ static unsigned total_pages(void)
 static int online_cpus(void)
 {
 	uint32_t mask = 0;
+	int n = 0;
 
 	sched_getaffinity(0, sizeof(mask), &mask);
-	return __builtin_popcount(mask);
+	for (; mask; mask &= mask - 1)
+		n++;
+	return n;
 }
 
 /* Write one word per page of [p, p + len). */
