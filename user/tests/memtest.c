@@ -161,7 +161,10 @@ static void t_brk_does_not_stall_sleepers(void)
 		CHECK(worst < 250000000LL);
 }
 
-/* Fill len bytes of fresh heap, then check every page still holds what was written. */
+/* How long a hog holds its memory once it has it: so that all of them hold it at once. */
+#define HOLD_MS 1500
+
+/* Fill len bytes of fresh heap, hold them a while, then check every page still holds what was written. */
 static int hog(unsigned len, unsigned seed)
 {
 	char *b0 = brk(0);
@@ -169,6 +172,7 @@ static int hog(unsigned len, unsigned seed)
 	if (brk(b0 + len) != b0 + len)
 		return 2;
 	touch(b0, len, seed);
+	msleep(HOLD_MS);
 	return verify(b0, len, seed) ? 0 : 3;
 }
 
@@ -184,11 +188,13 @@ static int cow_hog(unsigned len)
 	pid = fork();
 	if (pid == 0) {
 		touch(b0, len, 2);
+		msleep(HOLD_MS);
 		exit(verify(b0, len, 2) ? 0 : 3);
 	}
 	if (pid < 0)
 		return 4;
 	touch(b0, len, 3);
+	msleep(HOLD_MS);
 	if (!verify(b0, len, 3))
 		return 3;
 	if (waitpid(pid, &st, 0) != pid)
