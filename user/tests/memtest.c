@@ -125,11 +125,31 @@ static void brk_churn(void)
 	}
 }
 
-/* The finding of issue 16: four processes in brk() stretched a 10 ms sleep to 2 s at -smp 1. */
+/* The median of n values (sorts them). */
+static long long median(long long *v, int n)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			long long t = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return v[n / 2];
+}
+
+#define SLEEPS 40
+
+/*
+ * The finding of issue 16: four processes in brk() stretched a 10 ms sleep to
+ * 2 s at -smp 1 (every sleep: the median was as bad as the worst). The bound
+ * is on the median, which a busy build machine stealing QEMU's CPU threads
+ * now and then does not move; the worst case is printed.
+ */
 static void t_brk_does_not_stall_sleepers(void)
 {
+	long long late[SLEEPS], worst = 0, typical;
 	int pids[4], st;
-	long long worst = 0;
 
 	for (int i = 0; i < 4; i++) {
 		pids[i] = fork();
@@ -137,28 +157,23 @@ static void t_brk_does_not_stall_sleepers(void)
 			brk_churn();
 		CHECK(pids[i] > 0);
 	}
-	for (int i = 0; i < 40; i++) {
-		long long t0 = now_ns(), late;
+	for (int i = 0; i < SLEEPS; i++) {
+		long long t0 = now_ns();
 
 		msleep(10);
-		late = now_ns() - t0 - 10000000LL;
-		if (late > worst)
-			worst = late;
+		late[i] = now_ns() - t0 - 10000000LL;
+		if (late[i] > worst)
+			worst = late[i];
 	}
 	for (int i = 0; i < 4; i++) {
 		kill(pids[i], SIGKILL);
 		CHECK(waitpid(pids[i], &st, 0) == pids[i]);
 		CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);      /* killable, too */
 	}
-	printf("memtest: (a 10 ms sleep was at most %d ms late on %d CPUs)\n",
-	       (int)(worst / 1000000), online_cpus());
-	/*
-	 * The bound holds where the finding was (-smp 1, and 2 under bkl=syscalls).
-	 * With more virtual CPUs than the build machine's 2 cores, QEMU's CPU
-	 * threads wait for the host and guest time runs on without them.
-	 */
-	if (online_cpus() <= 2)
-		CHECK(worst < 250000000LL);
+	typical = median(late, SLEEPS);
+	printf("memtest: (a 10 ms sleep was %d ms late typically, at most %d ms, on %d CPUs)\n",
+	       (int)(typical / 1000000), (int)(worst / 1000000), online_cpus());
+	CHECK(typical < 100000000LL);
 }
 
 /* How long a hog holds its memory once it has it: so that all of them hold it at once. */
