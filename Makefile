@@ -197,7 +197,7 @@ SECONDS ?= 60
 SEED    ?= 0
 fuzz: all
 	@tools/need.sh $(QEMU) $(PYTHON)
-	SECONDS_=$(SECONDS) CPUS=$(CPUS) SEED=$(SEED) APPEND="$(APPEND)" $(PYTHON) tools/fuzz.py
+	SECONDS_=$(SECONDS) CPUS=$(CPUS) SEED=$(SEED) MEM=$(MEM) APPEND="$(APPEND)" $(PYTHON) tools/fuzz.py
 
 bench: all
 	@echo "make bench: the benchmark arrives with the ioctl scaling work (see docs/)"; false

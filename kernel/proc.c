@@ -360,7 +360,7 @@ long sys_wait4(int pid, int *ustatus, int options, void *urusage)
 	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WALL | __WCLONE))
 		return -EINVAL;
 	r = do_wait(pid, options, &status, ustatus, urusage);
-	/* Checked above; it can only fail now if the process unmapped it meanwhile. */
+	/* Checked in do_wait(); it can only fail now if the process unmapped it meanwhile. */
 	if (r > 0 && ustatus && put_user_u32(ustatus, (uint32_t)status) < 0)
 		return -EFAULT;
 	return r;

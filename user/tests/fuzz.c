@@ -41,9 +41,9 @@ static const struct call all_calls[] = {
 /* Calls that would end the run rather than test the kernel: never made. */
 static const char *const deny[] = { "exit", "exit_group", "reboot" };
 
-#define CALLS_PER_CHILD 200
-#define HANG_NS      3000000000LL       /* a child that takes longer is hung */
-#define DIE_NS       5000000000LL       /* a killed child must be gone by then */
+#define CALLS_PER_CHILD 100
+#define HANG_NS     10000000000LL       /* a child that takes longer is hung (a busy host slows all) */
+#define DIE_NS      10000000000LL       /* a killed child must be gone by then */
 #define POLL_MS      5
 #define MAX_SLOTS    8
 #define EXIT_MISMATCH 3
@@ -194,7 +194,7 @@ static bool denied(const char *name)
 /*
  * Arguments that would hurt the run, not the kernel: signals for the fuzzer
  * or its parent (or everyone), sleeps of seconds, console writes of noise.
- * One call in 64 keeps its sleep, so that the hang detector has work.
+ * One sleep in 256 is left alone, so that the hang detector has work.
  */
 static void tame(const char *name, uint32_t *a)
 {
@@ -204,7 +204,7 @@ static void tame(const char *name, uint32_t *a)
 		/* Signalling itself now and then is fine: it ends this child early, that is all. */
 		if (pid <= 0 || pid == parent_pid || pid == 1 || (pid == self_pid && rnd_below(4)))
 			a[0] = 99999;
-	} else if (!strcmp(name, "nanosleep") && rnd_below(64) != 0) {
+	} else if (!strcmp(name, "nanosleep") && rnd_below(256) != 0) {
 		if (a[0] >= (uint32_t)scratch && a[0] < (uint32_t)scratch + sizeof(scratch))
 			((uint32_t *)a[0])[0] = 0;              /* tv_sec */
 	} else if (!strcmp(name, "write") && (a[0] == 1 || a[0] == 2)) {
