@@ -250,9 +250,10 @@ FUZZ_SUMMARY = re.compile(r"^fuzz: summary calls=(\d+) children=(\d+) hangs=(\d+
 FUZZ_FINDINGS = re.compile(r"^fuzz: (REGISTER MISMATCH|WRONG ANSWER|BUG\?).*$", re.M)
 
 
-def fuzz(label, seconds, seed, cpus=2, mem=128, append="", echo=False):
+def fuzz(label, seconds, seed, cpus=2, mem=128, append="", echo=False, patterns=()):
     """Boot init=/bin/fuzz (user/tests/fuzz.c) for `seconds`; fail on a panic, a BUG or lockup
-    report, a register mismatch, a wrong answer, a child that would not die, or no summary."""
+    report, a register mismatch, a wrong answer, a child that would not die, no summary, or a
+    missing pattern."""
     name = f"fuzz[{label}]"
     if not wanted(name):
         return None
@@ -271,6 +272,7 @@ def fuzz(label, seconds, seed, cpus=2, mem=128, append="", echo=False):
     elif int(m.group(1)) == 0:
         problems.append("no calls were made")
     problems += [f.group(0) for f in FUZZ_FINDINGS.finditer(out)][:3]
+    problems += [f"no line /{p}/" for p in patterns if not re.search(p, out, re.M)]
     if bad_lines(out):
         problems.append("kernel reported: " + bad_lines(out)[0])
     if not re.search(r"init \(pid \d+\) exited with status 0x0;", out):

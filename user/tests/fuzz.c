@@ -30,7 +30,7 @@ struct call {
 	int nr;
 };
 
-/* The pool: every call the kernel knows (tools: the Makefile writes fuzz_syscalls.h). */
+/* The pool: every call the kernel knows (build/gen/fuzz_syscalls.h, written by the Makefile). */
 static const struct call all_calls[] = {
 #define FUZZ_CALL(name, nr) { #name, nr },
 #include "fuzz_syscalls.h"
@@ -42,8 +42,9 @@ static const struct call all_calls[] = {
 static const char *const deny[] = { "exit", "exit_group", "reboot" };
 
 #define CALLS_PER_CHILD 100
-#define HANG_NS     10000000000LL       /* a child that takes longer is hung (a busy host slows all) */
+#define HANG_MS     10000               /* a child that takes longer is hung (a busy host slows all) */
 #define DIE_NS      10000000000LL       /* a killed child must be gone by then */
+#define PLANTED_SEED 0                  /* fuzz_selftest=1: the child of this seed hangs on purpose */
 #define POLL_MS      5
 #define MAX_SLOTS    8
 #define EXIT_MISMATCH 3
@@ -365,12 +366,27 @@ static void make_call(uint32_t seed, int i, const struct planned *p, bool verbos
 	}
 }
 
+/* The planted hang of fuzz_selftest=1: one sleep of 1000 s, which the watchdog must end. */
+static void plan_hang(struct planned *p)
+{
+	uint32_t *ts = (uint32_t *)scratch;
+
+	ts[0] = 1000;
+	ts[1] = 0;
+	*p = (struct planned){ RANDOM_CALL, "nanosleep", __NR_nanosleep, { (uint32_t)ts }, false, 0 };
+}
+
 static void __attribute__((noreturn)) run_child(uint32_t seed, bool verbose)
 {
 	struct planned p;
 
 	self_pid = getpid();
 	rng_state = seed;
+	if (seed == PLANTED_SEED) {
+		plan_hang(&p);
+		make_call(seed, 0, &p, verbose);
+		sys_exit_now(0);
+	}
 	for (int i = 0; i < CALLS_PER_CHILD; i++) {
 		plan_call(&p);
 		make_call(seed, i, &p, verbose);
@@ -391,6 +407,7 @@ struct slot {
 static struct {
 	unsigned children, calls, hangs, crashes, mismatches, wrong, undying;
 } stats;
+static long long hang_ns = HANG_MS * 1000000LL;
 
 static long long now_ns(void)
 {
@@ -472,7 +489,7 @@ static void watch(struct slot *slots, int nslots)
 
 		if (!s->pid)
 			continue;
-		if (!s->killed && t - s->started > HANG_NS) {
+		if (!s->killed && t - s->started > hang_ns) {
 			stats.hangs++;
 			printf("fuzz: child %u (pid %d) hung; killing it (replay: fuzz_child=%u)\n", s->seed,
 			       s->pid, s->seed);
@@ -524,11 +541,13 @@ int main(int argc, char **argv, char **envp)
 	uint32_t seed = option(argv, envp, "fuzz_seed", 0);
 	uint32_t child_seed = option(argv, envp, "fuzz_child", 0);
 	uint32_t seconds = option(argv, envp, "fuzz_seconds", 10);
+	bool selftest = option(argv, envp, "fuzz_selftest", 0);
 	int nslots = online_cpus() + 1, next = 0;
 	struct slot slots[MAX_SLOTS] = { { 0 } };
 	long long end;
 
 	parent_pid = getpid();
+	hang_ns = option(argv, envp, "fuzz_hang_ms", HANG_MS) * 1000000LL;
 	image_end = (uint32_t)brk(0);
 	if (seed == 0)
 		seed = (uint32_t)now_ns() | 1;  /* none given: a new one, printed for replay */
@@ -541,14 +560,23 @@ int main(int argc, char **argv, char **envp)
 		nslots = 1;
 		start_child(&slots[0], child_seed, true);
 		seconds = 0;
+	} else if (selftest) {
+		/* Check the watchdog first: a child that hangs for sure must be killed and replayed. */
+		printf("fuzz: self-test: child %u hangs on purpose\n", PLANTED_SEED);
+		start_child(&slots[0], PLANTED_SEED, false);
 	}
 	end = now_ns() + (long long)seconds * 1000000000;
 	for (;;) {
 		bool more = now_ns() < end;
 
-		for (int i = 0; more && i < nslots; i++)
+		for (int i = 0; more && i < nslots; i++) {
+			uint32_t cs = mix32(seed * 0x9E3779B9u + (uint32_t)next++);
+
 			if (!slots[i].pid)
-				start_child(&slots[i], mix32(seed * 0x9E3779B9u + (uint32_t)next++), false);
+				start_child(&slots[i], cs == PLANTED_SEED ? cs + 1 : cs, false);
+			else
+				next--;
+		}
 		reap_some(slots, nslots);
 		watch(slots, nslots);
 		if (!more && !any_running(slots, nslots))
