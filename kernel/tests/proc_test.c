@@ -2,11 +2,11 @@
 #include "kernel/exec.h"
 #include "kernel/ktest.h"
 #include "kernel/mm/kheap.h"
-#include "kernel/mm/memlayout.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/proc.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
+#include "kernel/tests/ktest_memory.h"
 #include "kernel/tests/ktest_threads.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/signal.h"
@@ -81,28 +81,6 @@ KTEST(proc_orphan_of_exited_kthread_is_freed)
 	KT_ASSERT_EQ(after, before);
 }
 
-/* Take every free frame; each one links to the previous (a list that costs no memory). */
-static physaddr_t hog_all_frames(void)
-{
-	physaddr_t head = 0, pa;
-
-	while ((pa = pmm_alloc_page()) != 0) {
-		*(physaddr_t *)P2V(pa) = head;
-		head = pa;
-	}
-	return head;
-}
-
-static void free_hogged_frames(physaddr_t head)
-{
-	while (head) {
-		physaddr_t next = *(physaddr_t *)P2V(head);
-
-		pmm_free_page(head);
-		head = next;
-	}
-}
-
 /* exec looks the program up before it allocates: a missing one is -ENOENT, not -ENOMEM. */
 KTEST(proc_exec_missing_is_enoent_without_memory)
 {
@@ -114,10 +92,10 @@ KTEST(proc_exec_missing_is_enoent_without_memory)
 
 	KT_ASSERT(t != NULL);
 	before = pmm_free_count();
-	hog = hog_all_frames();
+	hog = ktest_hog_all_frames();
 	KT_ASSERT_EQ(pmm_free_count(), 0);
 	r = exec_kernel(t, "/bin/nope", argv, NULL);
-	free_hogged_frames(hog);
+	ktest_free_hogged_frames(hog);
 	task_free(t);
 	KT_ASSERT(pmm_free_count() >= before);
 	KT_ASSERT_EQ(r, -ENOENT);
