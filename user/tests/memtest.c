@@ -65,10 +65,18 @@ static int verify(char *p, unsigned len, unsigned seed)
 static void t_brk_beyond_ram_fails_fast(void)
 {
 	char *b0 = brk(0);
-	long long t0 = now_ns();
+	long long fastest = -1;
 
-	CHECK(brk(HUGE_BREAK) == b0);           /* refused: the old break, Linux's answer */
-	CHECK(now_ns() - t0 < 50000000LL);      /* at once, not after filling memory */
+	/* The fastest of five: a busy build machine may stop QEMU for a moment, not five times. */
+	for (int i = 0; i < 5; i++) {
+		long long t0 = now_ns(), took;
+
+		CHECK(brk(HUGE_BREAK) == b0);   /* refused: the old break, Linux's answer */
+		took = now_ns() - t0;
+		if (fastest < 0 || took < fastest)
+			fastest = took;
+	}
+	CHECK(fastest < 50000000LL);            /* at once, not after filling memory (0.4 s and more) */
 	CHECK(brk(b0 + (total_pages() + 16) * (long)PAGE) == b0);
 	CHECK(brk(0) == b0);
 }
