@@ -59,7 +59,7 @@ static void t_zombie_still_exists(void)
 	int pid = child_exits(0), st;
 
 	CHECK(pid > 0);
-	msleep(100);            /* it has exited by now: a zombie until we reap it */
+	msleep(300);            /* it has exited by now (it exits at once): a zombie until we reap it */
 	CHECK(kill(pid, 0) == 0);
 	CHECK(kill(pid, SIGTERM) == 0);         /* dropped: it is dead already */
 	memset(mask, 0, sizeof(mask));
@@ -99,8 +99,8 @@ static void t_wait4_answers_before_efault(void)
 	CHECK(wait4(-1, BAD_UNMAP, WNOHANG, 0) == -ECHILD);
 	CHECK(wait4(-1, &st, 0, BAD_KERNEL) == -ECHILD);
 	CHECK(wait4(-1, &st, 0, 0) == -ECHILD && st == 0x5A5A);
-	/* A child that has not exited: WNOHANG answers 0 and writes nothing. */
-	pid = child_sleeps(300);
+	/* A child that has not exited (2 s leaves room for a slow machine): WNOHANG answers 0, writes nothing. */
+	pid = child_sleeps(2000);
 	CHECK(pid > 0);
 	CHECK(wait4(pid, BAD_KERNEL, WNOHANG, 0) == 0);
 	CHECK(wait4(-1, BAD_UNMAP, WNOHANG, BAD_KERNEL) == 0);
