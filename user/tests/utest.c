@@ -532,15 +532,22 @@ static void spin_and_measure(void)
  */
 static void t_cpu_share(void)
 {
-	int pid = fork(), st;
+	int best = 0;
 
-	if (pid == 0)
-		spin_and_measure();
-	CHECK(pid > 0);
-	CHECK(waitpid(pid, &st, 0) == pid);
-	CHECK(WIFEXITED(st));
-	printf("utest: (a spinning process got %d%% of its CPU)\n", WEXITSTATUS(st));
-	CHECK(WEXITSTATUS(st) >= 80);
+	/* The best of three: the bug took half the CPU every time, a busy host only now and then. */
+	for (int i = 0; i < 3 && best < 80; i++) {
+		int pid = fork(), st;
+
+		if (pid == 0)
+			spin_and_measure();
+		CHECK(pid > 0);
+		CHECK(waitpid(pid, &st, 0) == pid);
+		CHECK(WIFEXITED(st));
+		if (WEXITSTATUS(st) > best)
+			best = WEXITSTATUS(st);
+	}
+	printf("utest: (a spinning process got %d%% of its CPU)\n", best);
+	CHECK(best >= 80);
 }
 
 int main(int argc, char **argv)
