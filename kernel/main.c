@@ -1,4 +1,5 @@
 /* kmain: the boot CPU's path from the Multiboot entry to a running system. */
+#include "drivers/rtc.h"
 #include "drivers/serial.h"
 #include "kernel/cmdline.h"
 #include "kernel/cpu.h"
@@ -87,6 +88,7 @@ void kmain(uint32_t magic, physaddr_t mbi_phys)
 	proc_init();            /* the syscall gate and the fault hooks, before any process */
 	smp_init();             /* APICs, timers, IOAPIC routing, the other CPUs */
 	serial_enable_irq();    /* input by interrupt, now that lines can be routed */
+	rtc_init();             /* the wall clock, now that clock_ns() runs */
 	sti();                  /* the BSP takes interrupts from here on */
 
 	if (!kthread_create(boot_thread, NULL, "boot"))

@@ -4,6 +4,7 @@
 #include "drivers/serial.h"
 #include "drivers/vga.h"
 #include "kernel/lib/format.h"
+#include "kernel/logbuf.h"
 #include "kernel/spinlock.h"
 
 /* Protects the consoles so lines from different CPUs do not interleave. */
@@ -21,10 +22,12 @@ void console_putc(char c)
 	vga_putc(c);
 }
 
+/* Every printk character goes to the consoles and into the log ring (for dmesg). */
 static void console_sink(void *ctx, char c)
 {
 	(void)ctx;
 	console_putc(c);
+	logbuf_putc(c);
 }
 
 void console_force_unlock(void)

@@ -10,6 +10,7 @@
 #include "kernel/timer.h"
 
 #include "kernel/cpu.h"
+#include "kernel/itimer.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/spinlock.h"
@@ -33,6 +34,8 @@ uint32_t lapic_timer_hz;
 static uint64_t tsc_base;       /* TSC at calibration: clock_ns() counts from here */
 static uint32_t tsc_mult;       /* ns per cycle, as a fixed-point number with CLOCK_SHIFT fraction bits */
 static uint32_t tsc_per_us;
+/* Wall-clock time at clock_ns() == 0. Written once at boot, before any process can read it. */
+static int64_t realtime_base_ns;
 
 /* a * b >> CLOCK_SHIFT without a 64x64 multiply (which would need libgcc). */
 static uint64_t mul_shift(uint64_t a, uint32_t b)
@@ -106,11 +109,13 @@ void timer_calibrate(void)
 	       lapic_timer_hz / 1000000, lapic_timer_hz / 1000 % 1000, HZ);
 }
 
-/* The tick: count it, acknowledge it, then let the scheduler look (it may switch tasks). */
+/* The tick: count it, acknowledge it, fire due alarms (CPU 0 alone), then let the scheduler look. */
 static void timer_interrupt(struct trapframe *tf)
 {
 	this_cpu()->ticks++;
 	lapic_eoi();
+	if (this_cpu()->id == 0)
+		itimer_tick();
 	sched_tick();
 }
 
@@ -118,4 +123,14 @@ void timer_start_this_cpu(void)
 {
 	trap_set_handler(T_LAPIC_TIMER, timer_interrupt);
 	lapic_timer_periodic(lapic_timer_hz / HZ, T_LAPIC_TIMER);
+}
+
+void clock_set_realtime(int64_t unix_seconds)
+{
+	realtime_base_ns = unix_seconds * 1000000000LL - (int64_t)clock_ns();
+}
+
+int64_t clock_realtime_ns(void)
+{
+	return realtime_base_ns + (int64_t)clock_ns();
 }

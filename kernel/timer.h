@@ -11,6 +11,14 @@ void timer_start_this_cpu(void);
 
 /* Nanoseconds since calibration, from the TSC. Monotonic on each CPU. */
 uint64_t clock_ns(void);
+/*
+ * The wall clock, for CLOCK_REALTIME: set once at boot from the battery
+ * clock (drivers/rtc.c), then advanced by clock_ns(). Before that, or with
+ * no RTC, it counts from 1970 as Linux's does.
+ */
+void clock_set_realtime(int64_t unix_seconds);
+/* Nanoseconds since 1970-01-01 UTC. */
+int64_t clock_realtime_ns(void);
 /* Busy-wait (interrupts may stay off): for hardware delays such as INIT-SIPI-SIPI. */
 void udelay(uint32_t us);
 void mdelay(uint32_t ms);

@@ -1,12 +1,31 @@
 """Foundation: self-tests at several memory sizes, both loaders, panic reports."""
 
 
+def rtc_matches_host(h):
+    """The boot line 'rtc: DATE TIME UTC' shows the host's UTC time (QEMU starts the CMOS clock from it)."""
+    import calendar
+    import re
+    import time
+    name = "boot[rtc shows the host's UTC time]"
+    if not h.wanted(name):
+        return
+    before = time.time()
+    out = h.boot_check("rtc-line", [r"rtc: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC"]) or ""
+    m = re.search(r"rtc: (\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d) UTC", out)
+    if not m:
+        return h.record(name, False, "no rtc line")
+    shown = calendar.timegm(tuple(int(g) for g in m.groups()) + (0, 0, 0))
+    ok = before - 5 <= shown <= time.time() + 5
+    h.record(name, ok, f"rtc said {m.group(0)!r}, host UTC was {time.strftime('%F %T', time.gmtime(before))}")
+
+
 def run(h):
     h.ktests("smp2", cpus=2)
     h.ktests("mem32", cpus=1, mem=32)
     h.ktests("mem3072", cpus=2, mem=3072)
 
     h.boot_check("kernel-banner", [r"smpix \d+\.\d+", r"memory map", r"\[[0-9a-f]+-[0-9a-f]+\)"])
+    rtc_matches_host(h)
     h.boot_check("grub-iso", [r"GNU GRUB|Booting|smpix", r"smpix \d+\.\d+: a teaching", r"memory map"],
                  iso=True, timeout=120)
 

@@ -11,8 +11,8 @@ HANG_CAUGHT = [r"^fuzz: child 0 \(pid \d+\) hung; killing it \(replay: fuzz_chil
 
 
 def run(h):
-    h.fuzz("hang-detector", seconds=1, seed=5, cpus=2, append="fuzz_selftest=1 fuzz_hang_ms=1000",
+    h.fuzz("hang-detector", seconds=3, seed=5, cpus=2, append="fuzz_selftest=1 fuzz_hang_ms=1000",
            patterns=HANG_CAUGHT)
-    h.fuzz("smp1", seconds=12, seed=1, cpus=1)
-    h.fuzz("smp4", seconds=12, seed=4, cpus=4)
-    h.fuzz("bkl-syscalls", seconds=10, seed=2, cpus=2, append="bkl=syscalls")
+    h.fuzz("smp1", seconds=10, seed=1, cpus=1)
+    h.fuzz("smp4", seconds=10, seed=4, cpus=4)
+    h.fuzz("bkl-syscalls", seconds=8, seed=2, cpus=2, append="bkl=syscalls")

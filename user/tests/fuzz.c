@@ -40,6 +40,15 @@ static const struct call all_calls[] = {
 
 /* Calls that would end the run rather than test the kernel: never made. */
 static const char *const deny[] = { "exit", "exit_group", "reboot" };
+/*
+ * Calls that block until a signal comes (or kill the caller for a bad frame):
+ * made only once in 256 draws, or every child would spend its time hung.
+ */
+static const char *const rarely[] = {
+	"pause", "sigsuspend", "rt_sigsuspend", "sigreturn", "rt_sigreturn",
+};
+/* Calls whose new child may share our memory: it exits at once, touching nothing (fuzz_raw_call). */
+static const char *const new_child_exits[] = { "vfork", "clone", "clone3" };
 
 #define CALLS_PER_CHILD 100
 #define HANG_MS     10000               /* a child that takes longer is hung (a busy host slows all) */
@@ -83,6 +92,7 @@ struct regs {
 /* Read and written by fuzz_raw_call; one call at a time per process. */
 struct regs fuzz_in, fuzz_out;
 uint32_t fuzz_saved_esp;
+uint32_t fuzz_child_exits;      /* nonzero: a 0 from this call means we are a new child: exit */
 
 void fuzz_raw_call(void);
 /*
@@ -110,7 +120,14 @@ __asm__(".text\n"
 	"	movl fuzz_in+24, %ebp\n"
 	"	movl fuzz_in+0, %eax\n"
 	"	int $0x80\n"
-	"	movl %eax, fuzz_out+0\n"
+	"	testl %eax, %eax\n"            /* changes no flag we check (DF) */
+	"	jnz 2f\n"
+	"	cmpl $0, fuzz_child_exits\n"
+	"	je 2f\n"
+	"	movl $252, %eax\n"             /* exit_group(0), on no stack, writing no memory */
+	"	xorl %ebx, %ebx\n"
+	"	int $0x80\n"
+	"2:	movl %eax, fuzz_out+0\n"
 	"	movl %ebx, fuzz_out+4\n"
 	"	movl %ecx, fuzz_out+8\n"
 	"	movl %edx, fuzz_out+12\n"
@@ -184,12 +201,33 @@ static void fill_scratch(void)
 		w[i] = rnd_below(2) ? rnd_below(16) : random_arg();
 }
 
-static bool denied(const char *name)
+static bool listed(const char *name, const char *const *list, unsigned n)
 {
-	for (unsigned i = 0; i < sizeof(deny) / sizeof(deny[0]); i++)
-		if (!strcmp(name, deny[i]))
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(name, list[i]))
 			return true;
 	return false;
+}
+#define LISTED(name, list) listed((name), (list), sizeof(list) / sizeof((list)[0]))
+
+static bool denied(const char *name)
+{
+	return LISTED(name, deny) || (LISTED(name, rarely) && rnd_below(256) != 0);
+}
+
+static bool in_scratch(uint32_t p)
+{
+	return p >= (uint32_t)scratch && p < (uint32_t)scratch + sizeof(scratch);
+}
+
+/* A pid argument that must not be the fuzzer, its parent, init, a group or everyone. */
+static void tame_pid(uint32_t *a)
+{
+	int pid = (int)*a;
+
+	/* Signalling itself now and then is fine: it ends this child early, that is all. */
+	if (pid <= 0 || pid == parent_pid || pid == 1 || (pid == self_pid && rnd_below(4)))
+		*a = 99999;
 }
 
 /*
@@ -199,17 +237,19 @@ static bool denied(const char *name)
  */
 static void tame(const char *name, uint32_t *a)
 {
-	if (!strcmp(name, "kill")) {
-		int pid = (int)a[0];
-
-		/* Signalling itself now and then is fine: it ends this child early, that is all. */
-		if (pid <= 0 || pid == parent_pid || pid == 1 || (pid == self_pid && rnd_below(4)))
-			a[0] = 99999;
+	if (!strcmp(name, "kill") || !strcmp(name, "tkill") || !strcmp(name, "prlimit64")) {
+		tame_pid(&a[0]);
+	} else if (!strcmp(name, "tgkill")) {
+		tame_pid(&a[0]);
+		tame_pid(&a[1]);
 	} else if (!strcmp(name, "nanosleep") && rnd_below(256) != 0) {
-		if (a[0] >= (uint32_t)scratch && a[0] < (uint32_t)scratch + sizeof(scratch))
+		if (in_scratch(a[0]))
 			((uint32_t *)a[0])[0] = 0;              /* tv_sec */
+	} else if (!strcmp(name, "clock_nanosleep") && rnd_below(256) != 0) {
+		if (in_scratch(a[2]))
+			((uint32_t *)a[2])[0] = 0;              /* tv_sec */
 	} else if (!strcmp(name, "write") && (a[0] == 1 || a[0] == 2)) {
-		if (a[1] >= (uint32_t)scratch && a[1] < (uint32_t)scratch + sizeof(scratch))
+		if (in_scratch(a[1]))
 			a[2] %= 64;
 		memset(scratch, 0, sizeof(scratch));    /* NUL bytes print nothing */
 	}
@@ -347,6 +387,7 @@ static void make_call(uint32_t seed, int i, const struct planned *p, bool verbos
 	fuzz_in.eax = p->nr;
 	memcpy(&fuzz_in.ebx, p->args, sizeof(p->args));
 	fuzz_in.eflags = p->df ? EFLAGS_DF : 0;
+	fuzz_child_exits = p->kind == RANDOM_CALL && LISTED(p->name, new_child_exits);
 	me = self_pid;
 	fuzz_raw_call();
 	reg = clobbered(p, &was, &now);
@@ -408,6 +449,8 @@ static struct {
 	unsigned children, calls, hangs, crashes, mismatches, wrong, undying;
 } stats;
 static long long hang_ns = HANG_MS * 1000000LL;
+static long long run_end;               /* when the run's time is up */
+#define GRACE_NS 2000000000LL           /* then children still running get this long, no more */
 
 static long long now_ns(void)
 {
@@ -467,7 +510,7 @@ static void reap_some(struct slot *slots, int nslots)
 
 	while ((pid = wait4(-1, &st, WNOHANG, 0)) > 0) {
 		struct slot *s = slot_of(slots, nslots, pid);
-		bool was_hung = s && s->killed && !s->replay;
+		bool was_hung = s && s->killed && !s->replay && now_ns() < run_end;
 		uint32_t seed = s ? s->seed : 0;
 
 		account(s, st);
@@ -489,7 +532,12 @@ static void watch(struct slot *slots, int nslots)
 
 		if (!s->pid)
 			continue;
-		if (!s->killed && t - s->started > hang_ns) {
+		if (!s->killed && t > run_end + GRACE_NS) {
+			/* Time is up: stop it, without calling it hung (a replay may be running long). */
+			kill(s->pid, SIGKILL);
+			s->killed = true;
+			s->started = t;
+		} else if (!s->killed && t - s->started > hang_ns) {
 			stats.hangs++;
 			printf("fuzz: child %u (pid %d) hung; killing it (replay: fuzz_child=%u)\n", s->seed,
 			       s->pid, s->seed);
@@ -565,7 +613,9 @@ int main(int argc, char **argv, char **envp)
 		printf("fuzz: self-test: child %u hangs on purpose\n", PLANTED_SEED);
 		start_child(&slots[0], PLANTED_SEED, false);
 	}
-	end = now_ns() + (long long)seconds * 1000000000;
+	end = run_end = now_ns() + (long long)seconds * 1000000000;
+	if (child_seed)
+		run_end += hang_ns;     /* the replayed child may run until it counts as hung */
 	for (;;) {
 		bool more = now_ns() < end;
 

@@ -5,12 +5,9 @@
  * every expectation below is Linux's, not only ours. Each test prints
  * "linuxabi: NAME ok|FAIL"; the last line is a summary.
  */
-#define CHECK_PREFIX "linuxabi"
 #include "check.h"
 
-#define BAD_KERNEL  ((void *)0xC0000000)        /* kernel space here; unmapped on a 64-bit host */
 #define BAD_KERNEL2 ((void *)0xC0100000)
-#define BAD_UNMAP   ((void *)0x40000000)        /* nothing is mapped there */
 #define WEXITED_FLAG 4                          /* waitid's flag: wait4 refuses it */
 #define MASK_BYTES 128                          /* a cpu_set_t big enough for any host */
 
@@ -128,6 +125,7 @@ static void t_unknown_numbers(void)
 
 int main(void)
 {
+	suite = "linuxabi";
 	printf("linuxabi: starting as pid %d\n", getpid());
 	run("wait_flags_accepted", t_wait_flags_accepted);
 	run("zombie_still_exists", t_zombie_still_exists);

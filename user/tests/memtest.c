@@ -5,7 +5,6 @@
  * line, no valid access faults, and the kernel goes on. Boot with
  * init=/bin/memtest (tools/testcases/46_memtest.py); one line per test.
  */
-#define CHECK_PREFIX "memtest"
 #include "check.h"
 
 #define MiB (1024 * 1024)
@@ -291,6 +290,7 @@ static void t_oom_kills_one_and_goes_on(void)
 
 int main(void)
 {
+	suite = "memtest";
 	printf("memtest: starting as pid %d\n", getpid());
 	run("brk_beyond_ram_fails_fast", t_brk_beyond_ram_fails_fast);
 	run("heap_pages_on_demand", t_heap_pages_on_demand);

@@ -1,0 +1,24 @@
+/* The CMOS clock reads a plausible, consistent date: QEMU starts it at the host's UTC time. */
+#include "drivers/rtc.h"
+#include "kernel/ktest.h"
+#include "kernel/lib/calendar.h"
+#include "kernel/timer.h"
+
+KTEST(rtc_reads_a_sane_date_that_advances)
+{
+	struct rtc_time a, b;
+	long long ta, tb;
+
+	KT_ASSERT_EQ(rtc_read_time(&a), 0);
+	KT_ASSERT(a.tm_year >= 124 && a.tm_year < 200);         /* 2024..2099 */
+	KT_ASSERT(a.tm_mon >= 0 && a.tm_mon < 12);
+	KT_ASSERT(a.tm_mday >= 1 && a.tm_mday <= 31);
+	KT_ASSERT(a.tm_hour >= 0 && a.tm_hour < 24);
+	KT_ASSERT(a.tm_min >= 0 && a.tm_min < 60 && a.tm_sec >= 0 && a.tm_sec < 60);
+	mdelay(1100);
+	KT_ASSERT_EQ(rtc_read_time(&b), 0);
+	ta = calendar_to_unix(&a);
+	tb = calendar_to_unix(&b);
+	/* A second and a bit later by the TSC: the RTC moved 1 or 2 seconds (TCG may lag a little more). */
+	KT_ASSERT(tb - ta >= 1 && tb - ta <= 4);
+}
