@@ -30,5 +30,5 @@ def on_host(h):
 
 def run(h):
     on_host(h)
-    h.user_program("smp1", PROG, cpus=1, min_tests=7)
-    h.user_program("smp4", PROG, cpus=4, min_tests=7)
+    h.user_program("smp1", PROG, cpus=1, min_tests=8)
+    h.user_program("smp4", PROG, cpus=4, min_tests=8)
