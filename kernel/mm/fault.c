@@ -14,6 +14,7 @@
 #include "kernel/mm/mm.h"
 #include "kernel/mm/oom_kill.h"
 #include "kernel/sched.h"
+#include "kernel/signal.h"
 #include "kernel/task.h"
 #include "kernel/x86/x86.h"
 
@@ -39,8 +40,12 @@ bool fault_user_address(uintptr_t va, bool write, bool from_user, bool can_sleep
 		oom_kill();
 		if (READ_ONCE(t->killed))
 			return from_user;       /* the victim, or killed anyway: no point waiting */
+		if (from_user && signal_pending(t))
+			return true;            /* let its handler run first; the access faults again after */
 		sti();
-		sched_sleep_ns(OOM_RETRY_NS);
+		/* A pending signal ends the sleep at once; the kernel's copy keeps waiting, without spinning. */
+		if (sched_sleep_ns(OOM_RETRY_NS) < 0)
+			sched_yield();
 		cli();
 	}
 }
