@@ -13,7 +13,7 @@ void serial_putc_raw(char c);
 int serial_getc_nowait(void);
 /* Ask for the UART's receive interrupt (once interrupt lines can be routed). */
 void serial_enable_irq(void);
-/* Blocking read of one byte from the input ring (filled by the interrupt handler). */
+/* Read one byte from the input ring (filled by the interrupt handler), sleeping until one comes. */
 int serial_read_byte(void);
 /* Give every received byte to fn (in interrupt context) instead of the ring; NULL: back to the ring. */
 void serial_set_input_handler(void (*fn)(char c));

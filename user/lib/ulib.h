@@ -10,6 +10,7 @@
 #include "kernel/lib/string.h"          /* memcpy, strlen, ...: shared with the kernel */
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/signal.h"
+#include "kernel/uapi/sysinfo.h"
 #include "kernel/uapi/unistd.h"
 #include "kernel/uapi/wait.h"
 
@@ -39,6 +40,7 @@ int nanosleep(const struct timespec *req, struct timespec *rem);
 int sched_setaffinity(int pid, unsigned len, const void *mask);
 int sched_getaffinity(int pid, unsigned len, void *mask);
 int clock_gettime(int clock, struct timespec *ts);
+int sysinfo(struct sysinfo *info);
 void msleep(int ms);
 
 int atoi(const char *s);

@@ -42,6 +42,8 @@ int clock_gettime(int clock, struct timespec *ts)
 	return syscall(__NR_clock_gettime, clock, ts);
 }
 
+int sysinfo(struct sysinfo *info) { return syscall(__NR_sysinfo, info); }
+
 void msleep(int ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
