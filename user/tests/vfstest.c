@@ -696,6 +696,15 @@ static void t_symlink(void)
 	CHECK(S_ISDIR(st.st_mode));
 	EXPECT(SC(__NR_symlink, "dangling-nowhere", P("sd/dang")), 0);
 	EXPECT(sys_stat(P("sd/dang"), &st), -ENOENT);
+	/* O_CREAT through a dangling link makes what it names; O_EXCL refuses any link. */
+	EXPECT(sys_open(P("sd/dang"), O_WRONLY | O_CREAT | O_EXCL, 0644), -EEXIST);
+	EXPECT(sys_open(P("sd/dang"), O_WRONLY | O_CREAT | O_NOFOLLOW, 0644), -ELOOP);
+	fd = sys_open(P("sd/dang"), O_WRONLY | O_CREAT, 0644);
+	CHECK(fd >= 0);
+	sys_close(fd);
+	EXPECT(sys_stat(P("sd/dangling-nowhere"), &st), 0);
+	CHECK(S_ISREG(st.st_mode));
+	EXPECT(sys_unlink(P("sd/dangling-nowhere")), 0);
 	EXPECT(SC(__NR_symlink, "loop", P("sd/loop")), 0);
 	EXPECT(sys_open(P("sd/loop"), O_RDONLY, 0), -ELOOP);
 	EXPECT(sys_stat(P("sd/loop/x"), &st), -ELOOP);
@@ -1202,6 +1211,95 @@ static void t_smp(void)
 	end();
 }
 
+/*
+ * A rename storm: four processes on four CPUs moving a few directories into
+ * and out of each other, making and removing them. Renames lock two
+ * directories at once, so this is where a bad lock order would deadlock
+ * (the harness's timeout catches that). Afterwards the tree must be sound:
+ * each directory's ".." is its parent, and (on smpix) its link count is two
+ * plus its subdirectories.
+ */
+static const char *const storm_names[] = { "storm/a", "storm/b", "storm/a/b", "storm/b/a", "storm/a/c", "storm/c",
+					   "storm/c/a", "storm/b/c", "storm/a/b/c", "storm/f" };
+#define NSTORM (int)(sizeof(storm_names) / sizeof(storm_names[0]))
+
+static void storm_worker(int id)
+{
+	uint32_t mask = 1u << id, seed = 1234 + 77 * id;
+
+	SC(__NR_sched_setaffinity, 0, sizeof(mask), &mask);
+	for (int i = 0; i < 400; i++) {
+		const char *x, *y;
+		int fd;
+
+		seed = seed * 1103515245u + 12345u;
+		x = P(storm_names[(seed >> 8) % NSTORM]);
+		y = P(storm_names[(seed >> 16) % NSTORM]);
+		switch ((seed >> 24) % 6) {
+		case 0: sys_mkdir(x, 0755); break;
+		case 1: sys_rmdir(x); break;
+		case 2: case 3: SC(__NR_rename, x, y); break;
+		case 4:
+			fd = sys_open(x, O_CREAT | O_RDWR, 0644);
+			if (fd >= 0)
+				sys_close(fd);
+			break;
+		case 5: sys_unlink(x); break;
+		}
+	}
+	sys_exit(0);
+}
+
+/* Check dir and everything below it: ".." is parent, nlink is 2 + subdirectories. */
+static void check_tree(const char *dir, uint64_t parent_ino)
+{
+	char buf[1024];                 /* not static: the recursion below must not overwrite it */
+	struct stat64 st, up;
+	char child[300], dotdot[300];
+	int fd, subdirs = 0;
+	long n;
+
+	EXPECT(sys_stat(dir, &st), 0);
+	snprintf(dotdot, sizeof(dotdot), "%s/..", dir);
+	EXPECT(sys_stat(dotdot, &up), 0);
+	EXPECT(up.st_ino, parent_ino);
+	fd = sys_open(dir, O_RDONLY | O_DIRECTORY, 0);
+	while ((n = SC(__NR_getdents64, fd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n;) {
+			struct linux_dirent64 *d = (struct linux_dirent64 *)(buf + off);
+
+			off += d->d_reclen;
+			if (d->d_type != DT_DIR || streq(d->d_name, ".") || streq(d->d_name, ".."))
+				continue;
+			subdirs++;
+			snprintf(child, sizeof(child), "%s/%s", dir, d->d_name);
+			check_tree(child, st.st_ino);
+		}
+	}
+	sys_close(fd);
+	if (ON_SMPIX)
+		EXPECT(st.st_nlink, 2 + subdirs);
+}
+
+static void t_rename_storm(void)
+{
+	struct stat64 st;
+	int pids[NCPU];
+
+	begin("rename-storm");
+	EXPECT(sys_mkdir(P("storm"), 0755), 0);
+	for (int i = 0; i < NCPU; i++) {
+		pids[i] = sys_fork();
+		if (pids[i] == 0)
+			storm_worker(i);
+	}
+	for (int i = 0; i < NCPU; i++)
+		EXPECT(wait_child(pids[i]), 0);
+	EXPECT(sys_stat(base, &st), 0);
+	check_tree(P("storm"), st.st_ino);
+	end();
+}
+
 /* ---- the kernel's object counts (smpix: /dev/kcounts) ------------------------------- */
 
 struct counts {
@@ -1314,6 +1412,7 @@ static void run_all(void)
 	t_enfile();
 	t_fork_exec();
 	t_smp();
+	t_rename_storm();
 }
 
 /* Remove path and everything below it (the scratch directory after a run). */
@@ -1326,7 +1425,8 @@ static void rm_rf(const char *path)
 	if (sys_lstat(path, &st) < 0)
 		return;
 	if (!S_ISDIR(st.st_mode)) {
-		sys_unlink(path);
+		if (sys_unlink(path) < 0)
+			say("vfstest: cannot remove %s\n", path);
 		return;
 	}
 	for (;;) {
@@ -1348,7 +1448,8 @@ static void rm_rf(const char *path)
 		if (!any)
 			break;
 	}
-	sys_rmdir(path);
+	if (sys_rmdir(path) < 0)
+		say("vfstest: cannot remove %s: %d\n", path, sys_rmdir(path));
 }
 
 /* Run the suite in a child (so its descriptors and memory are all given back), then reap everything. */
