@@ -81,9 +81,9 @@ def proctest(h, label, cpus, ioctl=None):
 
 
 def run(h):
-    on_linux(h, "pipetest", 20)
-    guest_suite(h, "pipetest", "smp4", cpus=4, min_tests=21)
-    guest_suite(h, "pipetest", "smp1", cpus=1, min_tests=21)
+    on_linux(h, "pipetest", 21)
+    guest_suite(h, "pipetest", "smp4", cpus=4, min_tests=22)
+    guest_suite(h, "pipetest", "smp1", cpus=1, min_tests=22)
     on_linux(h, "proctest", 11)
     proctest(h, "smp4-serialized", cpus=4, ioctl="serialized")
     proctest(h, "smp2-bad-ioctl-word", cpus=2, ioctl="bogus")
