@@ -108,7 +108,7 @@ struct pid_snapshot {
 	char state;
 	char name[TASK_NAME_LEN];
 	uint32_t sig_pending, cpus_allowed;
-	uint64_t runtime_ns, switches;
+	uint64_t runtime_ns, switches, start_ns;
 	uint32_t vm_pages, brk_start, brk;
 };
 
@@ -130,6 +130,7 @@ static bool snapshot(int pid, struct pid_snapshot *s)
 		s->cpus_allowed = t->cpus_allowed;
 		s->runtime_ns = t->runtime_ns;
 		s->switches = t->switches;
+		s->start_ns = t->start_ns;
 		/*
 		 * mm is the process's own to replace (execve) without these locks:
 		 * these few words are for display, and a struct mm stays readable
@@ -161,8 +162,9 @@ void proc_show_pid_stat(struct procbuf *pb, void *arg)
 	procbuf_printf(pb, "%d (%s) %c %d %d %d 0 -1 0 ", s.pid, s.name, s.state, s.ppid, s.pid, s.pid);
 	/* 10 minflt, 11 cminflt, 12 majflt, 13 cmajflt, 14 utime, 15 stime, 16 cutime, 17 cstime */
 	procbuf_printf(pb, "0 0 0 0 %llu 0 0 0 ", ticks);
-	/* 18 priority, 19 nice, 20 num_threads, 21 itrealvalue, 22 starttime, 23 vsize, 24 rss */
-	procbuf_printf(pb, "20 0 1 0 0 %u %u ", s.vm_pages * PAGE_SIZE, s.vm_pages);
+	/* 18 priority, 19 nice, 20 num_threads, 21 itrealvalue, 22 starttime (ticks since boot), 23 vsize, 24 rss */
+	procbuf_printf(pb, "20 0 1 0 %llu %u %u ", s.start_ns / (1000000000ull / USER_HZ),
+		       s.vm_pages * PAGE_SIZE, s.vm_pages);
 	/* 25 rsslim, 26 startcode, 27 endcode, 28 startstack, 29 kstkesp, 30 kstkeip */
 	procbuf_printf(pb, "4294967295 0 0 0 0 0 ");
 	/* 31 signal, 32 blocked, 33 sigignore, 34 sigcatch (bit n-1 is signal n), 35 wchan */

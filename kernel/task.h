@@ -74,6 +74,7 @@ struct task {
 	uint32_t sig_pending;           /* bit n: signal n is pending */
 	bool killed;                    /* must exit at the next return to user mode */
 	bool exited;                    /* exit_status is final: a zombie for its parent to reap */
+	uint64_t start_ns;              /* clock_ns() when it was made: /proc/PID/stat's starttime */
 	/* Its program's path and arguments (kernel/exec_info.c); changed under tasks_lock. */
 	struct exec_info *exec_info;
 

@@ -339,6 +339,7 @@ static void t_pid_stat(void)
 {
 	char path[64], *f[64];
 	int pid = (int)SYS0(__NR_getpid), child, n, status;
+	long my_start;
 	char comm[32];
 
 	CHECK(read_file("/proc/self/stat", text, sizeof(text)) > 0);
@@ -351,6 +352,9 @@ static void t_pid_stat(void)
 	CHECK(field_num(f[3]) == SYS0(__NR_getppid));
 	CHECK(field_num(f[19]) == 1);            /* num_threads */
 	CHECK(field_num(f[38]) >= 0 && field_num(f[38]) < ncpus);     /* processor */
+
+	my_start = field_num(f[21]);
+	CHECK(my_start >= 0);
 
 	/* Another process's: a sleeping child. */
 	child = gt_fork();
@@ -367,6 +371,7 @@ static void t_pid_stat(void)
 	CHECK(field_num(f[0]) == child);
 	CHECK(strcmp(f[2], "S") == 0);
 	CHECK(field_num(f[3]) == pid);
+	CHECK(field_num(f[21]) >= my_start);    /* starttime: the child was born after us */
 	status = gt_wait(child);
 	CHECK(WIFEXITED(status));
 	/* Gone: its directory with it. */
