@@ -89,6 +89,23 @@ $(BUILD)/ubin/$(basename $(notdir $(1))): $(BUILD)/$(1).o $(ULIB_OBJS) user/user
 endef
 $(foreach s,$(UPROG_SRCS),$(eval $(call UPROG_RULE,$(s))))
 
+# ---- compat: ordinary C programs built against the host's glibc ------------------
+# user/compat/NAME.c -> /bin/compat-NAME in the initrd, a static i386 glibc binary as
+# any Linux user would build it.
+# -z norelro: glibc's start-up mprotect()s its RELRO segment, and mprotect waits
+# for the address-space rework (branch fuzz); drop the flag once it lands.
+COMPAT_SRCS := $(wildcard user/compat/*.c)
+COMPAT_PROGS := $(patsubst user/compat/%.c,$(BUILD)/ubin/compat-%,$(COMPAT_SRCS))
+COMPAT_CFLAGS := -m32 -static -O2 -s -Wall -Wextra -Wno-unused-parameter -Werror -Wl,-z,norelro
+
+$(BUILD)/ubin/compat-%: user/compat/%.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  GLIBC   $<")
+	$(Q)$(CC) $(COMPAT_CFLAGS) -o $@ $<
+
+UPROGS += $(COMPAT_PROGS)
+# ---- end of compat ------------------------------------------------------------------
+
 # Link twice: the first link tells tools/mksyms.sh where every function is;
 # the second builds that table in (after all code, so nothing moves).
 $(BUILD)/ksyms0.S: tools/mksyms.sh

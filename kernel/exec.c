@@ -10,6 +10,7 @@
  *           envp[0] .. envp[n-1], NULL
  *           auxv: (AT_PHDR, x) (AT_PHENT, x) ... (AT_NULL, 0)
  *           ... padding ...
+ *           16 random bytes (AT_RANDOM)
  *           the argument and environment strings
  *           16 bytes of zero, then USER_STACK_TOP
  *
@@ -25,10 +26,12 @@
 #include "fs/vfs.h"
 #include "kernel/elf.h"
 #include "kernel/exec_info.h"
+#include "kernel/fork.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/uaccess.h"
+#include "kernel/random.h"
 #include "kernel/syscalls.h"
 #include "kernel/task.h"
 #include "kernel/uapi/auxv.h"
@@ -41,7 +44,7 @@
 #include "kernel/x86/trap.h"
 #include "kernel/x86/x86.h"
 
-#define NAUX 8                          /* auxv pairs we write, AT_NULL included */
+#define NAUX 11                         /* auxv pairs we write, AT_NULL included */
 #define SCRIPT_LINE_MAX 128             /* a "#!" line longer than this is cut, as Linux 2.6 did */
 #define SCRIPT_DEPTH_MAX 4              /* scripts running scripts: then -ELOOP (Linux's limit) */
 
@@ -104,13 +107,16 @@ static int build_stack(struct mm *mm, const struct exec_args *a, const struct el
 		       uint32_t *esp)
 {
 	uint32_t strings = ALIGN_DOWN(USER_STACK_TOP - 16 - a->used, 4);
+	uint32_t random = ALIGN_DOWN(strings - 16, 16);
 	int nwords = 1 + a->argc + 1 + a->envc + 1 + 2 * NAUX, w = 0, r;
 	uint32_t *v = kmalloc(nwords * sizeof(uint32_t));
-	uint32_t sp = ALIGN_DOWN(strings - nwords * sizeof(uint32_t), 16);
+	uint32_t sp = ALIGN_DOWN(random - nwords * sizeof(uint32_t), 16);
 	uint32_t off = 0;
+	uint8_t seed[16];
 	const uint32_t aux[2 * NAUX] = {
 		AT_PHDR, info->phdr, AT_PHENT, sizeof(struct elf32_phdr), AT_PHNUM, info->phnum,
-		AT_PAGESZ, PAGE_SIZE, AT_ENTRY, info->entry, AT_UID, 0, AT_GID, 0, AT_NULL, 0,
+		AT_PAGESZ, PAGE_SIZE, AT_ENTRY, info->entry, AT_UID, 0, AT_EUID, 0, AT_GID, 0,
+		AT_EGID, 0, AT_RANDOM, random, AT_NULL, 0,
 	};
 
 	if (!v)
@@ -119,7 +125,10 @@ static int build_stack(struct mm *mm, const struct exec_args *a, const struct el
 	w = put_vector(v, w, a->buf, strings, &off, a->argc);
 	w = put_vector(v, w, a->buf, strings, &off, a->envc);
 	memcpy(&v[w], aux, sizeof(aux));
+	random_bytes(seed, sizeof(seed));
 	r = mm_copy_in(mm, strings, a->buf, a->used);
+	if (r == 0)
+		r = mm_copy_in(mm, random, seed, sizeof(seed));
 	if (r == 0)
 		r = mm_copy_in(mm, sp, v, nwords * sizeof(uint32_t));
 	kfree(v);
@@ -330,6 +339,7 @@ static int exec_file(struct task *t, struct file *f, const char *path, const cha
 	set_user_registers(task_trapframe(t), info.entry, esp);
 	task_set_name(t, name);
 	exec_info_install(t, exec_info_new(path, a->buf, a->argc));
+	fork_exec_done(t);              /* handlers, TLS, a parent waiting in vfork (kernel/fork.c) */
 	return 0;
 }
 

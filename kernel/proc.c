@@ -11,8 +11,11 @@
 #include "kernel/bkl.h"
 #include "kernel/exec.h"
 #include "kernel/exec_info.h"
+#include "kernel/fork.h"
+#include "kernel/itimer.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/uaccess.h"
+#include "kernel/pgrp.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/signal.h"
@@ -54,6 +57,7 @@ int proc_start_init(const char *path)
 	if (!t)
 		return -ENOMEM;
 	task_make_init(t);
+	pgrp_make_leader(t);
 	proc_link(t, NULL);
 	r = vfs_proc_init(t);           /* fds 0, 1, 2: /dev/console */
 	if (r == 0)
@@ -95,6 +99,7 @@ int proc_spawn(const char *path, const char *const *argv)
 		task_free(t);
 		return r;
 	}
+	pgrp_make_leader(t);
 	proc_link(t, current);
 	task_start_in_user_mode(t);
 	pid = t->pid;
@@ -102,23 +107,22 @@ int proc_spawn(const char *path, const char *const *argv)
 	return pid;
 }
 
-long sys_fork(void)
+struct task *proc_fork(void)
 {
 	struct task *p = current, *c = task_alloc(p->name);
 	struct trapframe *tf;
-	int pid;
 
 	if (!c)
-		return -ENOMEM;
+		return NULL;
 	c->mm = mm_fork(p->mm);
 	if (!c->mm) {
 		task_free(c);
-		return -ENOMEM;
+		return NULL;
 	}
 	if (vfs_proc_fork(p, c) < 0) {  /* the same open files, directory and umask */
 		mm_destroy(c->mm);
 		task_free(c);
-		return -ENOMEM;
+		return NULL;
 	}
 	tf = task_trapframe(c);
 	*tf = *task_trapframe(p);
@@ -126,8 +130,19 @@ long sys_fork(void)
 	c->cpus_allowed = p->cpus_allowed;
 	c->exec_info = exec_info_get(p->exec_info);     /* same program, same arguments */
 	fpu_copy_live(&c->fpu);         /* the child starts with the parent's FPU registers */
+	fork_inherit(c, p);             /* signal actions, process group, TLS (kernel/fork.c) */
 	proc_link(c, p);
 	task_start_in_user_mode(c);
+	return c;
+}
+
+long sys_fork(void)
+{
+	struct task *c = proc_fork();
+	int pid;
+
+	if (!c)
+		return -ENOMEM;
 	pid = c->pid;
 	wake_up_new_task(c);
 	return pid;
@@ -183,6 +198,7 @@ void proc_exit(int status)
 	t->mm = NULL;
 	mm_activate(NULL, (char *)t->kstack + KSTACK_SIZE);
 	mm_destroy(mm);
+	itimer_exit(t);                 /* no SIGALRM for a process that is gone */
 
 	/*
 	 * Interrupts stay off from here: a preemption between becoming a zombie
@@ -192,14 +208,23 @@ void proc_exit(int status)
 	cli();
 	spin_lock(&proc_lock);
 	reparent_children(t);
+	fork_release_vfork_parent(t);   /* a parent in vfork() waits for our exit (or exec) */
 	t->exit_status = status;
 	t->exited = true;
 	parent = t->parent;
+	if (parent && signal_no_zombies(parent)) {
+		/* The parent ignores SIGCHLD (or set SA_NOCLDWAIT): no zombie; a waiting wait4 sees -ECHILD. */
+		signal_notify_parent(t, parent, status);
+		list_del(&t->sibling);
+		t->parent = NULL;
+		wake_up(&parent->child_exit);
+		parent = NULL;
+	}
 	/* With a parent we stay a zombie until it reaps us; without one, the scheduler frees us. */
 	if (parent) {
 		t->state = TASK_ZOMBIE;
 		/* Still under proc_lock: the parent cannot be reaped and freed meanwhile. */
-		signal_send(parent, SIGCHLD);
+		signal_notify_parent(t, parent, status);        /* SIGCHLD, CLD_EXITED or CLD_KILLED */
 		wake_up(&parent->child_exit);
 	}
 	spin_unlock(&proc_lock);
@@ -211,10 +236,16 @@ long sys_exit(int code)
 	proc_exit(W_EXITCODE(code, 0));
 }
 
-/* Does c match wait4's pid argument? (No process groups: 0 and < -1 mean any child.) */
+/* Does c match wait4's pid argument? -1 any child, 0 one of our group, < -1 one of group -pid. Needs proc_lock. */
 static bool wait_matches(const struct task *c, int pid)
 {
-	return pid <= 0 || pid == -1 || c->pid == pid;
+	if (pid == -1)
+		return true;
+	if (pid == 0)
+		return c->pgid == current->pgid;
+	if (pid < -1)
+		return c->pgid == -pid;
+	return c->pid == pid;
 }
 
 /* Look for a matching zombie; unlink and return it. *any says whether any child matched. */
@@ -300,7 +331,8 @@ static int do_wait(int pid, int options, int *status)
 			return -ECHILD;
 		if (options & WNOHANG)
 			return 0;
-		r = wait_event_killable(current->child_exit, has_zombie(current, pid));
+		/* A signal ends the wait: -ERESTARTSYS, restarted if its handler has SA_RESTART. */
+		r = wait_event_interruptible(current->child_exit, has_zombie(current, pid));
 		if (r < 0)
 			return r;
 	}
@@ -360,10 +392,9 @@ void proc_return_to_user(struct trapframe *tf)
 {
 	struct task *t = current;
 
-	if (!trap_from_user(tf) || !t || !t->mm || !READ_ONCE(t->killed))
+	if (!trap_from_user(tf) || !t || !t->mm)
 		return;
-	sti();
-	proc_exit(W_EXITCODE(0, signal_fatal_pending(t)));
+	signal_return_to_user(tf);      /* restarts, default actions, handlers (kernel/signal.c) */
 }
 
 static void (*chained_exit_hook)(struct trapframe *tf);

@@ -23,13 +23,18 @@ void proc_init(void);
 int proc_start_init(const char *path);
 /* From a kernel thread: start path as a child process of the caller; its pid or -errno. */
 int proc_spawn(const char *path, const char *const *argv);
+/*
+ * Copy the calling process (fork, and vfork and clone in kernel/fork.c): the
+ * new task, complete but not started (wake_up_new_task()), or NULL when out of memory.
+ */
+struct task *proc_fork(void);
 /* Wait for child pid (-1: any) to exit and reap it; its pid, or -ECHILD. */
 int proc_wait(int pid, int *status);
 /* End the current process with wait status `status` (W_EXITCODE form). */
 void proc_exit(int status) __noreturn;
 /* A kernel thread that exits hands its children (proc_spawn) to init, like a process. */
 void proc_orphan_children(struct task *t);
-/* On the way back to user mode: a process that was killed exits here. */
+/* On the way back to user mode: signals are delivered (and a killed process exits) here. */
 void proc_return_to_user(struct trapframe *tf);
 
 #endif

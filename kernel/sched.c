@@ -26,6 +26,7 @@
 #include "kernel/printk.h"
 #include "kernel/timer.h"
 #include "kernel/uapi/errno.h"
+#include "kernel/x86/tls.h"
 #include "kernel/x86/trap.h"
 #include "kernel/x86/x86.h"
 
@@ -253,6 +254,7 @@ static void __schedule(bool preempted)
 	c->tss.esp0 = next->kstack ? (uint32_t)next->kstack + KSTACK_SIZE : c->tss.esp0;
 	mm_switch_to(next);
 	fpu_switch(&prev->fpu, &next->fpu);
+	tls_load(c, next);              /* its %gs/%fs segments, reloaded by trap_return */
 
 	prev = switch_stacks(&prev->saved_esp, next->saved_esp, prev);
 
@@ -521,7 +523,7 @@ int sched_sleep_ns(uint64_t ns)
 		struct runqueue *rq;
 		uint32_t flags;
 
-		if (task_should_stop_waiting())
+		if (task_signal_pending())
 			return -EINTR;
 		flags = irq_save();
 		rq = lock_task_rq(t);
@@ -530,9 +532,9 @@ int sched_sleep_ns(uint64_t ns)
 		t->state = TASK_SLEEPING;
 		spin_unlock(&rq->lock);
 		irq_restore(flags);
-		/* A kill between the test above and TASK_SLEEPING found us running: look again. */
+		/* A signal between the test above and TASK_SLEEPING found us running: look again. */
 		smp_mb();
-		if (task_should_stop_waiting())
+		if (task_signal_pending())
 			t->state = TASK_RUNNING;
 
 		schedule();

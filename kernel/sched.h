@@ -18,7 +18,7 @@ bool wake_up_process(struct task *t);
 void schedule(void);
 /* Let another runnable task on this CPU run (sched_yield). */
 void sched_yield(void);
-/* Sleep for at least ns nanoseconds; returns early (-EINTR) if killed. */
+/* Sleep for at least ns nanoseconds; returns early (-EINTR) when a signal is pending (nanosleep). */
 int sched_sleep_ns(uint64_t ns);
 /* Called by the timer interrupt on each CPU. */
 void sched_tick(void);

@@ -5,6 +5,7 @@
 #include "kernel/syscalls.h"
 #include "kernel/task.h"
 #include "kernel/uapi/errno.h"
+#include "kernel/uapi/unistd.h"
 
 #define NSEC_PER_SEC 1000000000LL
 
@@ -20,23 +21,10 @@ long sys_sched_yield(void)
 	return 0;
 }
 
+/* nanosleep is clock_nanosleep on the monotonic clock (kernel/sys_time.c), remaining time and all. */
 long sys_nanosleep(const void *ureq, void *urem)
 {
-	struct timespec32 ts;
-	int r;
-
-	if (copy_from_user(&ts, ureq, sizeof(ts)) < 0)
-		return -EFAULT;
-	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= NSEC_PER_SEC)
-		return -EINVAL;
-	r = sched_sleep_ns((uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec);
-	if (r == -EINTR && urem) {
-		/* We do not track the time left; report none rather than a guess. */
-		ts.tv_sec = ts.tv_nsec = 0;
-		if (copy_to_user(urem, &ts, sizeof(ts)) < 0)
-			return -EFAULT;
-	}
-	return r;
+	return sys_clock_nanosleep(CLOCK_MONOTONIC, 0, ureq, urem);
 }
 
 /* The task pid names (0: the caller), with proc_lock held so it cannot be freed; NULL if none. */

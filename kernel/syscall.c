@@ -10,6 +10,9 @@
 #include "kernel/cmdline.h"
 #include "kernel/lib/string.h"
 #include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/syscall_names.h"
+#include "kernel/task.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/x86/trap.h"
 
@@ -21,6 +24,8 @@ static bool bkl_every_syscall;
 /* Lock-free counters: one atomic increment per call, readable at any time. */
 static atomic_t calls[NR_SYSCALLS];
 static atomic_t unknown_calls;
+/* Bit n set: "syscall n is not implemented" has been logged (once per number per boot). */
+static uint32_t enosys_logged[NR_SYSCALLS / 32 + 1];
 
 void syscall_init(void)
 {
@@ -42,6 +47,26 @@ bool syscall_all_under_bkl(void)
 	return bkl_every_syscall;
 }
 
+/*
+ * A program that stops working on smpix most often called something smpix
+ * lacks: say which, by Linux's name, the first time each number is seen.
+ * Calls flagged SYS_FALLBACK (newer calls libc retries with an older one) are
+ * not worth a line. Numbers at or above NR_SYSCALLS share the last bit.
+ */
+static void log_enosys(uint32_t nr, const struct syscall_desc *d)
+{
+	unsigned bit = nr < NR_SYSCALLS ? nr : NR_SYSCALLS;
+	uint32_t mask = 1u << (bit % 32);
+	struct task *t = current;
+
+	if (d && (d->flags & SYS_FALLBACK))
+		return;
+	if (__atomic_fetch_or(&enosys_logged[bit / 32], mask, __ATOMIC_RELAXED) & mask)
+		return;
+	printk("pid %d (%s): syscall %u (%s) is not implemented: -ENOSYS\n",
+	       t ? t->pid : 0, t ? t->name : "?", nr, syscall_name(nr));
+}
+
 void syscall_dispatch(struct trapframe *tf)
 {
 	uint32_t nr = tf->eax;
@@ -51,17 +76,21 @@ void syscall_dispatch(struct trapframe *tf)
 
 	if (!d) {
 		atomic_inc(&unknown_calls);
+		log_enosys(nr, NULL);
 		tf->eax = (uint32_t)-ENOSYS;
 		return;
 	}
 	atomic_inc(&calls[nr]);
 	if (!d->fn) {
+		log_enosys(nr, d);
 		tf->eax = (uint32_t)-ENOSYS;
 		return;
 	}
 	bkl = (d->flags & SYS_BKL) || bkl_every_syscall;
 	if (bkl)
 		lock_kernel();
+	/* Remembered for a restart after a signal (kernel/signal.c); sigreturn clears it. */
+	current->syscall_nr = (int)nr;
 	/* Every handler gets six words; a handler with fewer parameters ignores the rest (cdecl). */
 	r = ((syscall_call6_t)d->fn)(tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp);
 	if (bkl)

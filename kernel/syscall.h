@@ -6,6 +6,7 @@
 
 #define NR_SYSCALLS 512         /* numbers at or above this are -ENOSYS without a lookup */
 #define SYS_BKL     0x1         /* the dispatcher holds the Big Kernel Lock around the call */
+#define SYS_FALLBACK 0x2        /* -ENOSYS on purpose, not logged: libc falls back to an older call */
 
 /* A handler of any argument list: the dispatcher calls it with six words, cdecl ignores extras. */
 typedef void (*syscall_fn_t)(void);
@@ -13,7 +14,7 @@ typedef void (*syscall_fn_t)(void);
 struct syscall_desc {
 	uint16_t nr;            /* Linux i386 number (syscall_32.tbl) */
 	uint8_t nargs;
-	uint8_t flags;          /* SYS_BKL */
+	uint8_t flags;          /* SYS_BKL, SYS_FALLBACK */
 	const char *name;
 	syscall_fn_t fn;        /* NULL: known but not implemented here (-ENOSYS) */
 };

@@ -6,8 +6,8 @@
  * in only a few places, where code still relied on "nobody else is in the
  * kernel": reboot() is one the 2004 survey names, so it keeps the flag here.
  * Everything else protects its own data with its own locks (proc_lock,
- * mm->lock, the run queues), so it runs without the BKL. ioctl() is listed
- * without a handler: the VFS will decide per driver (unlocked_ioctl or not).
+ * mm->lock, the run queues), so it runs without the BKL. ioctl() goes to
+ * fs/ioctl.c, where the drivers issue decides per driver (unlocked or not).
  *
  * To add a call: write long sys_NAME(args) in the file of its subsystem,
  * declare it in kernel/syscalls.h, add its number to kernel/uapi/unistd.h and
@@ -23,6 +23,9 @@
 
 #define SYSCALL(name_, nargs_, flags_) \
 	{ __NR_##name_, (nargs_), (flags_), #name_, (syscall_fn_t)sys_##name_ }
+/* A call whose handler has another name (getuid32 is getuid: one user, whatever the width). */
+#define SYSCALL_AS(name_, fn_, nargs_, flags_) \
+	{ __NR_##name_, (nargs_), (flags_), #name_, (syscall_fn_t)sys_##fn_ }
 #define SYSCALL_NI(name_, nargs_, flags_) \
 	{ __NR_##name_, (nargs_), (flags_), #name_, NULL }
 
@@ -99,6 +102,81 @@ const struct syscall_desc syscall_table[] = {
 	SYSCALL(fdatasync,         1, 0),
 	SYSCALL(pipe,              1, 0),
 	SYSCALL(pipe2,             2, 0),
+	/* Signals, process groups, time, glibc's start-up (kernel/signal.c and friends). */
+	SYSCALL(time,               1, 0),
+	SYSCALL(pause,              0, 0),
+	SYSCALL(getuid,             0, 0),
+	SYSCALL(getgid,             0, 0),
+	SYSCALL(geteuid,            0, 0),
+	SYSCALL(getegid,            0, 0),
+	SYSCALL(alarm,              1, 0),
+	SYSCALL(times,              1, 0),
+	SYSCALL(setpgid,            2, 0),
+	SYSCALL(getpgrp,            0, 0),
+	SYSCALL(setsid,             0, 0),
+	SYSCALL(sigaction,          3, 0),
+	SYSCALL(sigsuspend,         3, 0),
+	SYSCALL(sigpending,         1, 0),
+	SYSCALL(setrlimit,          2, 0),
+	SYSCALL(getrlimit,          2, 0),
+	SYSCALL(gettimeofday,       2, 0),
+	SYSCALL(setitimer,          3, 0),
+	SYSCALL(getitimer,          2, 0),
+	SYSCALL(sysinfo,            1, 0),
+	SYSCALL(sigreturn,          0, 0),
+	SYSCALL(clone,              5, 0),
+	SYSCALL(uname,              1, 0),
+	SYSCALL(sigprocmask,        3, 0),
+	SYSCALL(getpgid,            1, 0),
+	SYSCALL(getsid,             1, 0),
+	SYSCALL(prctl,              5, 0),
+	SYSCALL(rt_sigreturn,       0, 0),
+	SYSCALL(rt_sigaction,       4, 0),
+	SYSCALL(rt_sigprocmask,     4, 0),
+	SYSCALL(rt_sigpending,      2, 0),
+	SYSCALL(rt_sigsuspend,      2, 0),
+	SYSCALL(sigaltstack,        2, 0),
+	SYSCALL(vfork,              0, 0),
+	SYSCALL(ugetrlimit,         2, 0),
+	SYSCALL_AS(getuid32, getuid, 0, 0),
+	SYSCALL_AS(getgid32, getgid, 0, 0),
+	SYSCALL_AS(geteuid32, geteuid, 0, 0),
+	SYSCALL_AS(getegid32, getegid, 0, 0),
+	SYSCALL(gettid,             0, 0),
+	SYSCALL(tkill,              2, 0),
+	SYSCALL(set_thread_area,    1, 0),
+	SYSCALL(get_thread_area,    1, 0),
+	SYSCALL(set_tid_address,    1, 0),
+	SYSCALL(tgkill,             3, 0),
+	SYSCALL(clock_getres,       2, 0),
+	SYSCALL(clock_nanosleep,    4, 0),
+	SYSCALL(set_robust_list,    2, 0),
+	SYSCALL(prlimit64,          4, 0),
+	SYSCALL(getrandom,          3, 0),
+	/* Newer calls glibc tries first and falls back from: -ENOSYS, not logged. */
+	SYSCALL_NI(statx,              0, SYS_FALLBACK),
+	SYSCALL_NI(clone3,             0, SYS_FALLBACK),
+	SYSCALL_NI(rseq,               0, SYS_FALLBACK),
+	SYSCALL_NI(clock_gettime64,    0, SYS_FALLBACK),
+	SYSCALL_NI(clock_settime64,    0, SYS_FALLBACK),
+	SYSCALL_NI(clock_adjtime64,    0, SYS_FALLBACK),
+	SYSCALL_NI(clock_getres_time64, 0, SYS_FALLBACK),
+	SYSCALL_NI(clock_nanosleep_time64, 0, SYS_FALLBACK),
+	SYSCALL_NI(timer_gettime64,    0, SYS_FALLBACK),
+	SYSCALL_NI(timer_settime64,    0, SYS_FALLBACK),
+	SYSCALL_NI(timerfd_gettime64,  0, SYS_FALLBACK),
+	SYSCALL_NI(timerfd_settime64,  0, SYS_FALLBACK),
+	SYSCALL_NI(utimensat_time64,   0, SYS_FALLBACK),
+	SYSCALL_NI(pselect6_time64,    0, SYS_FALLBACK),
+	SYSCALL_NI(ppoll_time64,       0, SYS_FALLBACK),
+	SYSCALL_NI(io_pgetevents_time64, 0, SYS_FALLBACK),
+	SYSCALL_NI(recvmmsg_time64,    0, SYS_FALLBACK),
+	SYSCALL_NI(mq_timedsend_time64, 0, SYS_FALLBACK),
+	SYSCALL_NI(mq_timedreceive_time64, 0, SYS_FALLBACK),
+	SYSCALL_NI(semtimedop_time64,  0, SYS_FALLBACK),
+	SYSCALL_NI(rt_sigtimedwait_time64, 0, SYS_FALLBACK),
+	SYSCALL_NI(futex_time64,       0, SYS_FALLBACK),
+	SYSCALL_NI(sched_rr_get_interval_time64, 0, SYS_FALLBACK),
 };
 
 const unsigned syscall_table_len = sizeof(syscall_table) / sizeof(syscall_table[0]);

@@ -15,8 +15,57 @@ long sys_getppid(void);
 long sys_brk(uintptr_t addr);
 /* kernel/exec.c */
 long sys_execve(const char *upath, char *const *uargv, char *const *uenvp);
-/* kernel/signal.c */
+/* kernel/sys_signal.c */
 long sys_kill(int pid, int sig);
+long sys_tkill(int tid, int sig);
+long sys_tgkill(int tgid, int tid, int sig);
+long sys_rt_sigaction(int sig, const void *uact, void *uoact, size_t sigsetsize);
+long sys_sigaction(int sig, const void *uact, void *uoact);
+long sys_rt_sigprocmask(int how, const void *uset, void *uoset, size_t sigsetsize);
+long sys_sigprocmask(int how, const void *uset, void *uoset);
+long sys_rt_sigpending(void *uset, size_t sigsetsize);
+long sys_sigpending(void *uset);
+long sys_rt_sigsuspend(const void *umask, size_t sigsetsize);
+long sys_sigsuspend(int unused1, int unused2, uint32_t mask);
+long sys_pause(void);
+long sys_sigaltstack(const void *uss, void *uoss);
+/* kernel/x86/sigframe.c */
+long sys_sigreturn(void);
+long sys_rt_sigreturn(void);
+/* kernel/pgrp.c */
+long sys_setpgid(int pid, int pgid);
+long sys_getpgid(int pid);
+long sys_getpgrp(void);
+long sys_setsid(void);
+long sys_getsid(int pid);
+/* kernel/itimer.c */
+long sys_alarm(unsigned seconds);
+long sys_setitimer(int which, const void *unew, void *uold);
+long sys_getitimer(int which, void *uval);
+/* kernel/fork.c */
+long sys_vfork(void);
+long sys_clone(unsigned long flags, uint32_t newsp, uint32_t ptid, uint32_t utls, uint32_t ctid);
+/* kernel/x86/tls.c */
+long sys_set_thread_area(void *uinfo);
+long sys_get_thread_area(void *uinfo);
+/* kernel/sys_info.c */
+long sys_uname(void *ubuf);
+long sys_sysinfo(void *ubuf);
+long sys_getuid(void);
+long sys_geteuid(void);
+long sys_getgid(void);
+long sys_getegid(void);
+long sys_gettid(void);
+long sys_set_tid_address(uint32_t tidptr);
+long sys_set_robust_list(uint32_t head, size_t len);
+long sys_prctl(int option, uint32_t arg2);
+/* kernel/rlimit.c */
+long sys_ugetrlimit(unsigned r, void *ulim);
+long sys_getrlimit(unsigned r, void *ulim);
+long sys_setrlimit(unsigned r, const void *ulim);
+long sys_prlimit64(int pid, unsigned r, const void *unew, void *uold);
+/* kernel/random.c */
+long sys_getrandom(void *ubuf, size_t count, unsigned flags);
 /* kernel/sys_sched.c */
 long sys_sched_yield(void);
 long sys_nanosleep(const void *ureq, void *urem);
@@ -87,6 +136,11 @@ long sys_pipe(int *ufds);
 long sys_pipe2(int *ufds, int flags);
 /* kernel/sys_time.c */
 long sys_clock_gettime(int clock, void *uts);
+long sys_clock_getres(int clock, void *uts);
+long sys_clock_nanosleep(int clock, int flags, const void *ureq, void *urem);
+long sys_gettimeofday(void *utv, void *utz);
+long sys_time(void *utloc);
+long sys_times(void *ubuf);
 /* kernel/sys_syslog.c */
 long sys_syslog(int type, char *ubuf, int len);
 /* kernel/sys_reboot.c */

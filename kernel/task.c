@@ -46,6 +46,11 @@ struct task *task_alloc(const char *name)
 	list_init(&t->children);
 	list_init(&t->sibling);
 	wait_queue_init(&t->child_exit, "child_exit");
+	signal_init_task(t);
+	t->syscall_nr = -1;
+	t->exit_signal = SIGCHLD;
+	wait_queue_init(&t->vfork_done, "vfork_done");
+	list_init(&t->alarm_link);
 	task_set_name(t, name);
 
 	spin_lock_irqsave(&tasks_lock, flags);

@@ -4,9 +4,11 @@
 
 #include "kernel/cpu.h"
 #include "kernel/list.h"
+#include "kernel/signal.h"
 #include "kernel/types.h"
 #include "kernel/waitqueue.h"
 #include "kernel/x86/fpu.h"
+#include "kernel/x86/gdt.h"
 
 #define KSTACK_SIZE 8192                /* each task's kernel stack */
 #define TASK_NAME_LEN 16
@@ -61,7 +63,7 @@ struct task {
 	struct bkl_site *bkl_site;      /* where its outermost lock_kernel() was */
 
 	void *kstack;                   /* KSTACK_SIZE bytes; the task's trapframe sits at its top */
-	struct fpu_state fpu;           /* its x87 registers while it is switched out (fpu.c) */
+	struct fpu_state fpu;           /* its x87/SSE registers while it is switched out (fpu.c) */
 	struct list_head all_link;      /* on the list of every task (task.c) */
 
 	/* ---- process fields (kernel/proc.c, kernel/exec.c, kernel/signal.c) ---- */
@@ -71,12 +73,26 @@ struct task {
 	struct list_head sibling;       /* on parent->children */
 	int exit_status;                /* wait4() status word once a zombie */
 	struct wait_queue child_exit;   /* a child of ours became a zombie */
-	uint32_t sig_pending;           /* bit n: signal n is pending */
-	bool killed;                    /* must exit at the next return to user mode */
+	bool killed;                    /* a fatal signal: exit at the next return to user mode */
 	bool exited;                    /* exit_status is final: a zombie for its parent to reap */
 	uint64_t start_ns;              /* clock_ns() when it was made: /proc/PID/stat's starttime */
 	/* Its program's path and arguments (kernel/exec_info.c); changed under tasks_lock. */
 	struct exec_info *exec_info;
+
+	/* ---- what a Linux program expects of its process (kernel/signal.c, pgrp.c, clone.c, ...) ---- */
+	struct sigstate sig;            /* handlers, blocked and pending signals (signal.h) */
+	int syscall_nr;                 /* the system call in progress (for restarts), -1 if none */
+	int pgid, sid;                  /* process group and session (pgrp.c), under proc_lock */
+	int exit_signal;                /* sent to the parent when we exit: SIGCHLD, or clone's choice */
+	bool did_exec;                  /* has run execve since fork (setpgid() may not move it then) */
+	struct task *vfork_parent;      /* sleeping in vfork() until we exec or exit; under proc_lock */
+	struct wait_queue vfork_done;   /* we sleep here in vfork() until the child lets go */
+	uint64_t tls[TLS_ENTRIES];      /* TLS descriptors, in the GDT while we run (x86/tls.c) */
+	uint32_t clear_child_tid;       /* set_tid_address(): for threads, which smpix does not have */
+	uint32_t robust_list;           /* set_robust_list(): likewise */
+	uint64_t alarm_at_ns;           /* ITIMER_REAL: when SIGALRM is due, 0 if off (itimer.c) */
+	uint64_t alarm_interval_ns;     /* and then every this often, 0 for once */
+	struct list_head alarm_link;    /* on the list of armed timers */
 
 	/* ---- the VFS's per-process state (fs/vfs.c); only the task itself changes it ---- */
 	struct fdtable *files;          /* descriptors; NULL for kernel threads */

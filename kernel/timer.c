@@ -10,6 +10,7 @@
 #include "kernel/timer.h"
 
 #include "kernel/cpu.h"
+#include "kernel/itimer.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/spinlock.h"
@@ -108,11 +109,13 @@ void timer_calibrate(void)
 	       lapic_timer_hz / 1000000, lapic_timer_hz / 1000 % 1000, HZ);
 }
 
-/* The tick: count it, acknowledge it, then let the scheduler look (it may switch tasks). */
+/* The tick: count it, acknowledge it, fire due alarms (CPU 0 alone), then let the scheduler look. */
 static void timer_interrupt(struct trapframe *tf)
 {
 	this_cpu()->ticks++;
 	lapic_eoi();
+	if (this_cpu()->id == 0)
+		itimer_tick();
 	sched_tick();
 }
 

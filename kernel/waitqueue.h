@@ -10,6 +10,7 @@
 #ifndef KERNEL_WAITQUEUE_H
 #define KERNEL_WAITQUEUE_H
 
+#include "kernel/errno.h"
 #include "kernel/list.h"
 #include "kernel/spinlock.h"
 
@@ -47,7 +48,11 @@ void wake_up(struct wait_queue *wq);
 		finish_wait(&(wq), &w_);                                \
 	} while (0)
 
-/* Like wait_event, but also returns early (with -EINTR, as an int) if the task was killed. */
+/*
+ * Like wait_event, but also returns early (with -EINTR, as an int) if the task
+ * is being killed (a fatal signal: SIGKILL, or one whose default action
+ * terminates and which has no handler). Other signals do not end this sleep.
+ */
 #define wait_event_killable(wq, cond)                                   \
 	({                                                              \
 		struct waiter w_ = { .task = 0 };                                       \
@@ -67,9 +72,43 @@ void wake_up(struct wait_queue *wq);
 		r_;                                                     \
 	})
 
+/*
+ * THE INTERRUPTIBLE SLEEP, for every wait a signal should cut short: a read
+ * from an empty pipe or a tty, wait4(), pause(). Sleeps until cond is true
+ * (returns 0) or a signal is ready to be delivered (returns -ERESTARTSYS).
+ *
+ * A system call that gets -ERESTARTSYS undoes what it must and returns it
+ * AS IS, without copying anything to user space. On the way back to user
+ * mode the signal code (kernel/signal.c) turns it into -EINTR, or, if the
+ * handler has SA_RESTART (or no handler runs), restarts the call from the
+ * top: so the call must be safe to repeat. A read that already moved some
+ * bytes returns that count instead, as Linux does. See docs/signals.md.
+ */
+#define wait_event_interruptible(wq, cond)                              \
+	({                                                              \
+		struct waiter w_ = { .task = 0 };                       \
+		int r_ = 0;                                             \
+		might_sleep();                                          \
+		for (;;) {                                              \
+			prepare_to_wait(&(wq), &w_);                    \
+			if (cond)                                       \
+				break;                                  \
+			if (task_signal_pending()) {                    \
+				r_ = -ERESTARTSYS;                      \
+				break;                                  \
+			}                                               \
+			schedule();                                     \
+		}                                                       \
+		finish_wait(&(wq), &w_);                                \
+		r_;                                                     \
+	})
+
 void schedule(void);
 void might_sleep_at(const char *file, int line);
 #define might_sleep() might_sleep_at(__FILE__, __LINE__)
+/* The current task is being killed (kernel/sched.c). */
 bool task_should_stop_waiting(void);
+/* A signal is ready for the current task, or it is being killed (kernel/signal.c). */
+bool task_signal_pending(void);
 
 #endif

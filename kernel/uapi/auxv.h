@@ -12,5 +12,6 @@
 #define AT_EUID  12
 #define AT_GID   13
 #define AT_EGID  14
+#define AT_RANDOM 25    /* address of 16 random bytes (glibc seeds its stack protector from them) */
 
 #endif

@@ -10,7 +10,9 @@
 #define SEG_UDATA   4
 #define SEG_TSS     5
 #define SEG_PERCPU  6
-#define GDT_ENTRIES 7
+#define SEG_TLS_MIN 7               /* 7, 8, 9: the running task's TLS segments (tls.c) */
+#define TLS_ENTRIES 3               /* as many as Linux gives (GDT_ENTRY_TLS_ENTRIES) */
+#define GDT_ENTRIES 10
 
 #define KERNEL_CS   (SEG_KCODE << 3)
 #define KERNEL_DS   (SEG_KDATA << 3)

@@ -1,0 +1,16 @@
+/* Process groups and sessions: the job-control groups a shell and a tty (issue 14) work with. */
+#ifndef KERNEL_PGRP_H
+#define KERNEL_PGRP_H
+
+struct task;
+
+/* Send sig to every process in group pgid: 0 if any got it, else -ESRCH. Takes proc_lock. */
+int pgrp_kill(int pgid, int sig);
+/* kill(-1, sig): every process but init and the caller. 0, or -ESRCH if there was none. */
+int pgrp_kill_all(int sig);
+/* fork: the child joins its parent's group and session. */
+void pgrp_fork(struct task *child, const struct task *parent);
+/* A process started by the kernel (init, proc_spawn) leads its own group and session. */
+void pgrp_make_leader(struct task *t);
+
+#endif

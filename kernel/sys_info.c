@@ -1,0 +1,148 @@
+/*
+ * What a program asks about the system and itself: uname, sysinfo, the user
+ * and group ids (one user, root), gettid, prctl's name, and the per-thread
+ * pointers glibc registers at start-up (set_tid_address, set_robust_list).
+ */
+#include "kernel/lib/string.h"
+#include "kernel/mm/memlayout.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/mm/uaccess.h"
+#include "kernel/proc.h"
+#include "kernel/sched.h"
+#include "kernel/syscalls.h"
+#include "kernel/task.h"
+#include "kernel/timer.h"
+#include "kernel/uapi/errno.h"
+#include "kernel/version.h"
+
+/*
+ * glibc refuses to start on a kernel older than the one it was built for
+ * (3.2 for Debian's): the release names a Linux version whose system calls
+ * smpix answers the Linux way, then says what it really is.
+ */
+#define UTS_SYSNAME  "smpix"
+#define UTS_RELEASE  "4.4.0-smpix"
+#define UTS_VERSION  "#1 SMP smpix " SMPIX_VERSION
+#define UTS_MACHINE  "i686"
+#define UTS_NODENAME "smpix"
+#define UTS_LEN 65
+
+struct new_utsname {
+	char sysname[UTS_LEN];
+	char nodename[UTS_LEN];
+	char release[UTS_LEN];
+	char version[UTS_LEN];
+	char machine[UTS_LEN];
+	char domainname[UTS_LEN];
+};
+
+long sys_uname(void *ubuf)
+{
+	struct new_utsname u;
+
+	memset(&u, 0, sizeof(u));
+	strlcpy(u.sysname, UTS_SYSNAME, UTS_LEN);
+	strlcpy(u.nodename, UTS_NODENAME, UTS_LEN);
+	strlcpy(u.release, UTS_RELEASE, UTS_LEN);
+	strlcpy(u.version, UTS_VERSION, UTS_LEN);
+	strlcpy(u.machine, UTS_MACHINE, UTS_LEN);
+	strlcpy(u.domainname, "(none)", UTS_LEN);
+	return copy_to_user(ubuf, &u, sizeof(u));
+}
+
+/* struct sysinfo on i386: 64 bytes. */
+struct sysinfo32 {
+	int32_t uptime;                 /* seconds since boot */
+	uint32_t loads[3];              /* load averages, fixed point (1 << 16): not computed, 0 */
+	uint32_t totalram, freeram, sharedram, bufferram, totalswap, freeswap;
+	uint16_t procs, pad;
+	uint32_t totalhigh, freehigh;
+	uint32_t mem_unit;              /* the unit of the ram fields: bytes per page here */
+	char reserved[8];
+};
+
+static unsigned count_processes(void)
+{
+	struct list_head *pos;
+	unsigned n = 0;
+	uint32_t flags;
+
+	spin_lock_irqsave(&tasks_lock, flags);
+	list_for_each(pos, &all_tasks)
+		n++;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return n;
+}
+
+long sys_sysinfo(void *ubuf)
+{
+	struct sysinfo32 si;
+
+	memset(&si, 0, sizeof(si));
+	si.uptime = (int32_t)(clock_ns() / 1000000000ULL);
+	si.totalram = pmm_usable_count();
+	si.freeram = pmm_free_count();
+	si.procs = (uint16_t)count_processes();
+	si.mem_unit = PAGE_SIZE;
+	return copy_to_user(ubuf, &si, sizeof(si));
+}
+
+/* One user: root. Every id is 0, in the 16-bit calls and the 32-bit ones alike. */
+long sys_getuid(void) { return 0; }
+long sys_geteuid(void) { return 0; }
+long sys_getgid(void) { return 0; }
+long sys_getegid(void) { return 0; }
+
+/* One thread per process: the thread id is the process id. */
+long sys_gettid(void)
+{
+	return current->pid;
+}
+
+/* Where a thread library wants its tid cleared at exit; a process has no one to tell, so it is kept only. */
+long sys_set_tid_address(uint32_t tidptr)
+{
+	current->clear_child_tid = tidptr;
+	return current->pid;
+}
+
+#define ROBUST_LIST_HEAD_SIZE 12        /* struct robust_list_head on i386 */
+
+long sys_set_robust_list(uint32_t head, size_t len)
+{
+	if (len != ROBUST_LIST_HEAD_SIZE)
+		return -EINVAL;
+	current->robust_list = head;
+	return 0;
+}
+
+#define PR_SET_NAME 15
+#define PR_GET_NAME 16
+
+/* prctl: the two options that name a process (as ps shows it); any other is -EINVAL, as Linux. */
+long sys_prctl(int option, uint32_t arg2)
+{
+	char name[TASK_NAME_LEN];
+	int r;
+
+	switch (option) {
+	case PR_SET_NAME:
+		r = strncpy_from_user(name, (const char *)arg2, sizeof(name));
+		if (r == -ENAMETOOLONG) {
+			/* Linux keeps the first 15 bytes of a longer name. */
+			if (copy_from_user(name, (const void *)arg2, sizeof(name) - 1) < 0)
+				return -EFAULT;
+			name[sizeof(name) - 1] = '\0';
+		} else if (r < 0) {
+			return r;
+		}
+		task_set_name(current, name);
+		return 0;
+	case PR_GET_NAME:
+		memset(name, 0, sizeof(name));
+		strlcpy(name, current->name, sizeof(name));
+		return copy_to_user((void *)arg2, name, sizeof(name));
+	default:
+		return -EINVAL;
+	}
+}
