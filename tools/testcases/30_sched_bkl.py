@@ -41,7 +41,7 @@ def check_bklsurvey(h):
         plain = subprocess.run([tool], capture_output=True, text=True, timeout=60).stdout
         m = re.search(r"<!-- bklsurvey:begin -->\n```\n(.*?)```\n<!-- bklsurvey:end -->", doc, re.S)
         h.record(name, bool(m) and m.group(1) == plain,
-                 "the table in docs/bkl.md differs from tools/bklsurvey's output: paste it again")
+                 "the table in docs/bkl.md differs from tools/bklsurvey's output: run tools/bklsurvey --update-doc docs/bkl.md")
 
 
 def run(h):

@@ -23,6 +23,7 @@
  */
 #include <stdbool.h>
 
+#include "kernel/uapi/fcntl.h"
 #include "ulib.h"
 
 struct call {
@@ -248,6 +249,18 @@ static void tame(const char *name, uint32_t *a)
 	} else if (!strcmp(name, "clock_nanosleep") && rnd_below(256) != 0) {
 		if (in_scratch(a[2]))
 			((uint32_t *)a[2])[0] = 0;              /* tv_sec */
+	} else if ((!strcmp(name, "read") || !strcmp(name, "readv") || !strcmp(name, "pread64") ||
+		    !strcmp(name, "ioctl")) && (a[0] == 1 || a[0] == 2)) {
+		/*
+		 * fds 1 and 2 are the console, open for reading too: a read would
+		 * wait for a person, and a random TCSETS could make every later
+		 * line of the run unreadable (OLCUC, no ONLCR). fd 0 is /dev/null.
+		 */
+		a[0] = 0;
+	} else if ((!strcmp(name, "close") || !strcmp(name, "dup2") || !strcmp(name, "dup3")) &&
+		   a[!strcmp(name, "close") ? 0 : 1] <= 2) {
+		/* fds 0-2 stay as they are: the probes and the reports write to fd 1. */
+		a[!strcmp(name, "close") ? 0 : 1] = 99;
 	} else if (!strcmp(name, "write") && (a[0] == 1 || a[0] == 2)) {
 		if (in_scratch(a[1]))
 			a[2] %= 64;
@@ -417,12 +430,27 @@ static void plan_hang(struct planned *p)
 	*p = (struct planned){ RANDOM_CALL, "nanosleep", __NR_nanosleep, { (uint32_t)ts }, false, 0 };
 }
 
+/*
+ * A child reads from /dev/null, not the console: a read of fd 0 would wait
+ * for a person to type, and every child that drew one would count as hung.
+ */
+static void quiet_stdin(void)
+{
+	int fd = (int)syscall(__NR_open, "/dev/null", O_RDONLY, 0);
+
+	if (fd > 0) {
+		syscall(__NR_dup2, fd, 0);
+		syscall(__NR_close, fd);
+	}
+}
+
 static void __attribute__((noreturn)) run_child(uint32_t seed, bool verbose)
 {
 	struct planned p;
 
 	self_pid = getpid();
 	rng_state = seed;
+	quiet_stdin();
 	if (seed == PLANTED_SEED) {
 		plan_hang(&p);
 		make_call(seed, 0, &p, verbose);
