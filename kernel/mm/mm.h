@@ -11,7 +11,7 @@
  * The user half of every address space (docs/syscalls.md has the picture):
  *   0x08048000            program text and data (from the ELF headers)
  *   brk_start .. brk      the heap, moved by brk(); its pages come at the first access
- *   ... unmapped ...
+ *   ... unmapped ...      mmap's regions, top-down from USER_BRK_MAX (kernel/mm/vma.h)
  *   USER_STACK_TOP - USER_STACK_SIZE .. USER_STACK_TOP   the stack
  */
 #define USER_TEXT_BASE   0x08048000
