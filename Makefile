@@ -100,11 +100,10 @@ $(foreach s,$(UPROG_SRCS),$(eval $(call UPROG_RULE,$(s))))
 # ---- compat: ordinary C programs built against the host's glibc ------------------
 # user/compat/NAME.c -> /bin/compat-NAME in the initrd, a static i386 glibc binary as
 # any Linux user would build it.
-# -z norelro: glibc's start-up mprotect()s its RELRO segment, and mprotect waits
-# for the address-space rework (branch fuzz); drop the flag once it lands.
+# Linked as any user would: glibc's start-up mprotect()s its RELRO segment read-only.
 COMPAT_SRCS := $(wildcard user/compat/*.c)
 COMPAT_PROGS := $(patsubst user/compat/%.c,$(BUILD)/ubin/compat-%,$(COMPAT_SRCS))
-COMPAT_CFLAGS := -m32 -static -O2 -s -Wall -Wextra -Wno-unused-parameter -Werror -Wl,-z,norelro
+COMPAT_CFLAGS := -m32 -static -O2 -s -Wall -Wextra -Wno-unused-parameter -Werror
 
 $(BUILD)/ubin/compat-%: user/compat/%.c
 	@mkdir -p $(dir $@)
@@ -223,7 +222,8 @@ $(BUILD)/vfstest-linux: user/tests/vfstest.c $(wildcard kernel/uapi/*.h)
 	$(Q)$(HOSTCC) -m32 -static -O1 -Wall -Wextra -Werror -DVFSTEST_LINUX -I. -o $@ $<
 
 # The pipe and procfs tests likewise (user/tests/gtest.h gives them raw syscalls on both).
-GTESTS_LINUX := $(BUILD)/pipetest-linux $(BUILD)/proctest-linux $(BUILD)/ioctltest-linux
+GTESTS_LINUX := $(BUILD)/pipetest-linux $(BUILD)/proctest-linux $(BUILD)/ioctltest-linux \
+	$(BUILD)/mmaptest-linux
 $(GTESTS_LINUX): $(BUILD)/%-linux: user/tests/%.c user/tests/gtest.h $(wildcard kernel/uapi/*.h)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $< (Linux, i386, static)")

@@ -39,6 +39,11 @@ const struct syscall_desc syscall_table[] = {
 	SYSCALL(getpid,            0, 0),
 	SYSCALL(kill,              2, 0),
 	SYSCALL(brk,               1, 0),
+	SYSCALL(mmap,              1, 0),       /* kernel/mm/mmap.c */
+	SYSCALL(mmap2,             6, 0),
+	SYSCALL(munmap,            2, 0),
+	SYSCALL(mprotect,          3, 0),
+	SYSCALL(mremap,            5, 0),
 	SYSCALL(ioctl,             3, 0),       /* fs/ioctl.c: vfs_ioctl decides */
 	SYSCALL(getppid,           0, 0),
 	SYSCALL(reboot,            4, SYS_BKL),

@@ -13,6 +13,12 @@ long sys_wait4(int pid, int *ustatus, int options, void *urusage);
 long sys_getpid(void);
 long sys_getppid(void);
 long sys_brk(uintptr_t addr);
+/* kernel/mm/mmap.c */
+long sys_mmap(const void *uargs);
+long sys_mmap2(uintptr_t addr, size_t len, int prot, int flags, int fd, unsigned long pgoff);
+long sys_munmap(uintptr_t addr, size_t len);
+long sys_mprotect(uintptr_t addr, size_t len, int prot);
+long sys_mremap(uintptr_t old, size_t old_len, size_t new_len, int flags, uintptr_t new_addr);
 /* kernel/exec.c */
 long sys_execve(const char *upath, char *const *uargv, char *const *uenvp);
 /* kernel/sys_signal.c */

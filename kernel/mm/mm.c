@@ -21,9 +21,12 @@
 #include "kernel/lib/string.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/pmm.h"
+#include "kernel/mm/vma.h"
 #include "kernel/panic.h"
+#include "fs/file.h"
 #include "kernel/task.h"
 #include "kernel/uapi/errno.h"
+#include "kernel/uapi/mman.h"
 #include "kernel/x86/x86.h"
 
 #define USER_PDES PDX(USER_TOP)         /* 768: directory entries 0..767 are user space */
@@ -227,6 +230,12 @@ static int alloc_locked(struct mm *mm, uintptr_t start, uintptr_t end, uint32_t 
 	return 0;
 }
 
+/* The region rights of a segment or stack mapped by exec: text may run, data may be written. */
+static unsigned prot_of_flags(uint32_t flags)
+{
+	return (flags & PTE_W) ? PROT_READ | PROT_WRITE : PROT_READ | PROT_EXEC;
+}
+
 int mm_alloc_range(struct mm *mm, uintptr_t start, uintptr_t end, uint32_t flags)
 {
 	int r;
@@ -235,6 +244,11 @@ int mm_alloc_range(struct mm *mm, uintptr_t start, uintptr_t end, uint32_t flags
 		return -EINVAL;
 	spin_lock(&mm->lock);
 	r = alloc_locked(mm, start, end, flags);
+	if (r == 0 && start < end) {
+		r = vma_set(mm, start, end, prot_of_flags(flags));
+		if (r < 0)
+			unmap_locked(mm, start, end);
+	}
 	spin_unlock(&mm->lock);
 	return r;
 }
@@ -264,6 +278,9 @@ void mm_make_writable(struct mm *mm, uintptr_t va)
 	if (pte && (*pte & PTE_P)) {
 		*pte |= PTE_W;
 		flush_if_loaded(mm, va);
+		/* A page shared by text and data (elf.c): the region says it may be written too. */
+		vma_set(mm, ALIGN_DOWN(va, PAGE_SIZE), ALIGN_DOWN(va, PAGE_SIZE) + PAGE_SIZE,
+			PROT_READ | PROT_WRITE | PROT_EXEC);
 	}
 	spin_unlock(&mm->lock);
 }
@@ -352,6 +369,8 @@ struct mm *mm_fork(struct mm *parent)
 			r = fork_table(child, P2V(PTE_ADDR(parent->pgdir[i])), (uintptr_t)i << 22);
 	child->brk_start = parent->brk_start;
 	child->brk = parent->brk;
+	memcpy(child->vmas, parent->vmas, parent->nvmas * sizeof(parent->vmas[0]));
+	child->nvmas = parent->nvmas;
 	/* The parent's writable pages just became read-only: drop what the TLB remembers. */
 	if (read_cr3() == V2P(parent->pgdir))
 		write_cr3(V2P(parent->pgdir));
@@ -407,9 +426,31 @@ static bool in_heap(struct mm *mm, uintptr_t va)
 	return va >= mm->brk_start && va < ALIGN_UP(mm->brk, PAGE_SIZE);
 }
 
-/* Give the heap page at va a zeroed frame, zeroed before taking mm->lock. */
-static enum mm_fault_result demand_page(struct mm *mm, uintptr_t va)
+/*
+ * May user mode make this access at va? Inside the heap anything goes; inside
+ * a region its prot decides (x86 without PAE cannot refuse execution, so
+ * PROT_EXEC is only stored); elsewhere nothing. *writable: may it write.
+ * Needs mm->lock.
+ */
+static bool access_allowed(struct mm *mm, uintptr_t va, bool write, bool *writable)
 {
+	struct vma *v;
+
+	if (in_heap(mm, va)) {
+		*writable = true;
+		return true;
+	}
+	v = vma_find(mm, va);
+	if (!v || v->prot == PROT_NONE)
+		return false;
+	*writable = v->prot & PROT_WRITE;
+	return !write || *writable;
+}
+
+/* Give the heap or region page at va a zeroed frame, zeroed before taking mm->lock. */
+static enum mm_fault_result demand_page(struct mm *mm, uintptr_t va, bool write)
+{
+	bool writable = false;
 	physaddr_t pa = zeroed_frame();
 	enum mm_fault_result r = MM_FAULT_DONE;
 	pte_t *pte;
@@ -420,11 +461,11 @@ static enum mm_fault_result demand_page(struct mm *mm, uintptr_t va)
 	pte = pte_slot(mm, va, false);
 	if (pte && (*pte & PTE_P)) {
 		pmm_free_page(pa);      /* someone else populated it meanwhile: the access can retry */
-	} else if (!in_heap(mm, va)) {
-		pmm_free_page(pa);      /* brk shrank meanwhile: now it is a bad access */
+	} else if (!access_allowed(mm, va, write, &writable)) {
+		pmm_free_page(pa);      /* brk shrank or munmap ran meanwhile: now it is a bad access */
 		r = MM_FAULT_BAD;
 	} else {
-		int e = map_locked(mm, va, pa, PTE_W);
+		int e = map_locked(mm, va, pa, writable ? PTE_W : 0);
 
 		if (e == 0) {
 			frame_set_one(pa);
@@ -440,7 +481,7 @@ static enum mm_fault_result demand_page(struct mm *mm, uintptr_t va)
 enum mm_fault_result mm_fault(struct mm *mm, uintptr_t va, bool write)
 {
 	enum mm_fault_result r = MM_FAULT_BAD;
-	bool want_page = false;
+	bool want_page = false, writable;
 	pte_t *pte;
 
 	if (va >= USER_TOP)
@@ -448,16 +489,18 @@ enum mm_fault_result mm_fault(struct mm *mm, uintptr_t va, bool write)
 	va = ALIGN_DOWN(va, PAGE_SIZE);
 	spin_lock(&mm->lock);
 	pte = pte_slot(mm, va, false);
-	if (pte && (*pte & PTE_P)) {
+	if (!access_allowed(mm, va, write, &writable)) {
+		r = MM_FAULT_BAD;       /* outside every region, PROT_NONE, or a write where prot forbids it */
+	} else if (pte && (*pte & PTE_P)) {
 		if (write && (*pte & PTE_COW))
 			r = break_cow_locked(mm, pte, va);
 		else if (!write || (*pte & PTE_W))
 			r = MM_FAULT_DONE;      /* already resolved (by another CPU, or a stale TLB entry) */
 	} else {
-		want_page = in_heap(mm, va);
+		want_page = true;
 	}
 	spin_unlock(&mm->lock);
-	return want_page ? demand_page(mm, va) : r;
+	return want_page ? demand_page(mm, va, write) : r;
 }
 
 uintptr_t mm_brk(struct mm *mm, uintptr_t newbrk)
@@ -470,7 +513,8 @@ uintptr_t mm_brk(struct mm *mm, uintptr_t newbrk)
 	 * now (Linux's heuristic overcommit) rather than let the faults find out.
 	 */
 	if (newbrk >= mm->brk_start && newbrk <= USER_BRK_MAX &&
-	    (newbrk - mm->brk_start) / PAGE_SIZE <= pmm_usable_count()) {
+	    (newbrk - mm->brk_start) / PAGE_SIZE <= pmm_usable_count() &&
+	    !vma_meets(mm, ALIGN_UP(mm->brk, PAGE_SIZE), ALIGN_UP(newbrk, PAGE_SIZE))) {
 		old_end = ALIGN_UP(mm->brk, PAGE_SIZE);
 		new_end = ALIGN_UP(newbrk, PAGE_SIZE);
 		mm->brk = newbrk;       /* growing maps nothing: pages come at the first access */
@@ -481,6 +525,112 @@ uintptr_t mm_brk(struct mm *mm, uintptr_t newbrk)
 	if (new_end < old_end)
 		unmap_range(mm, new_end, old_end);
 	return result;
+}
+
+/* The PTE bits for a page of frame pa under prot. PROT_NONE keeps the frame but hides it from user mode. */
+static pte_t pte_for_prot(physaddr_t pa, unsigned prot)
+{
+	pte_t e = pa | PTE_P;
+
+	if (prot == PROT_NONE)
+		return e;
+	e |= PTE_U;
+	if (prot & PROT_WRITE)
+		e |= frame_count(pa) > 1 ? PTE_COW : PTE_W;    /* still shared since fork: copy first */
+	return e;
+}
+
+/* Apply prot to the present pages of [start, end), inside one page table. Needs mm->lock. */
+static void protect_locked(struct mm *mm, uintptr_t start, uintptr_t end, unsigned prot)
+{
+	for (uintptr_t va = start; va < end; va += PAGE_SIZE) {
+		pte_t *pte = pte_slot(mm, va, false);
+
+		if (!pte)
+			return;         /* no page table: nothing present in this 4 MiB */
+		if (!(*pte & PTE_P))
+			continue;
+		*pte = pte_for_prot(PTE_ADDR(*pte), prot);
+		flush_if_loaded(mm, va);
+	}
+}
+
+/* The end of the 4 MiB page table holding start, or end if that comes first. */
+static uintptr_t table_stop(uintptr_t start, uintptr_t end)
+{
+	uintptr_t table_end = ALIGN_DOWN(start, BIG_PAGE_SIZE) + BIG_PAGE_SIZE;
+
+	return table_end > start && table_end < end ? table_end : end;
+}
+
+void mm_protect_range(struct mm *mm, uintptr_t start, uintptr_t end, unsigned prot)
+{
+	while (start < end) {
+		uintptr_t stop = table_stop(start, end);
+
+		spin_lock(&mm->lock);
+		protect_locked(mm, start, stop, prot);
+		spin_unlock(&mm->lock);
+		start = stop;
+	}
+}
+
+int mm_move_range(struct mm *mm, uintptr_t from, uintptr_t to, size_t len)
+{
+	uintptr_t off, stop;
+
+	/* First every page table the destination needs (one allocation per hold), so the move cannot fail. */
+	for (off = 0; off < len; off = stop) {
+		bool ok;
+
+		stop = table_stop(to + off, to + len) - to;
+		spin_lock(&mm->lock);
+		ok = pte_slot(mm, to + off, true) != NULL;
+		spin_unlock(&mm->lock);
+		if (!ok)
+			return -ENOMEM;
+	}
+	for (off = 0; off < len; off = stop) {
+		stop = table_stop(from + off, from + len) - from;
+		spin_lock(&mm->lock);
+		for (uintptr_t o = off; o < stop; o += PAGE_SIZE) {
+			pte_t *src = pte_slot(mm, from + o, false);
+
+			if (!src || !(*src & PTE_P))
+				continue;
+			*pte_slot(mm, to + o, false) = *src;
+			*src = 0;
+			flush_if_loaded(mm, from + o);
+		}
+		spin_unlock(&mm->lock);
+	}
+	return 0;
+}
+
+int mm_map_file_page(struct mm *mm, uintptr_t va, struct file *f, uint64_t pos, unsigned prot)
+{
+	physaddr_t pa = zeroed_frame();
+	ssize_t n;
+	int r;
+
+	if (!pa)
+		return -ENOMEM;
+	/* The read may sleep (a mutex, a disk): it runs with no lock held, into the frame nobody sees yet. */
+	n = kernel_read(f, P2V(pa), PAGE_SIZE, (loff_t)pos);
+	if (n < 0) {
+		pmm_free_page(pa);
+		return (int)n;
+	}
+	spin_lock(&mm->lock);
+	r = map_locked(mm, va, pa, 0);
+	if (r == 0) {
+		frame_set_one(pa);
+		*pte_slot(mm, va, false) = pte_for_prot(pa, prot);
+	} else {
+		pmm_free_page(pa);
+	}
+	spin_unlock(&mm->lock);
+	return r;
 }
 
 void mm_activate(struct mm *mm, void *kstack_top)

@@ -11,13 +11,25 @@
  * The user half of every address space (docs/syscalls.md has the picture):
  *   0x08048000            program text and data (from the ELF headers)
  *   brk_start .. brk      the heap, moved by brk(); its pages come at the first access
- *   ... unmapped ...
+ *   ... unmapped ...      mmap's regions, top-down from USER_BRK_MAX (kernel/mm/vma.h)
  *   USER_STACK_TOP - USER_STACK_SIZE .. USER_STACK_TOP   the stack
  */
 #define USER_TEXT_BASE   0x08048000
 #define USER_STACK_TOP   USER_TOP
 #define USER_STACK_SIZE  (128 * 1024)
 #define USER_BRK_MAX     (USER_STACK_TOP - USER_STACK_SIZE - 0x01000000)  /* 16 MiB guard gap */
+
+/*
+ * A mapped region: the program's segments, the stack, and each mmap(). Its
+ * pages may be absent: a fault inside an anonymous region brings a zeroed
+ * frame (kernel/mm/vma.c, docs/mm.md section 7).
+ */
+struct vma {
+	uintptr_t start, end;           /* page-aligned, start < end */
+	unsigned prot;                  /* PROT_READ | PROT_WRITE | PROT_EXEC (kernel/uapi/mman.h) */
+};
+/* Regions per address space; one more is -ENOMEM, as at Linux's max_map_count. */
+#define MM_VMAS_MAX 128
 
 struct mm {
 	pde_t *pgdir;                   /* page directory (direct-map address) */
@@ -31,6 +43,8 @@ struct mm {
 	uintptr_t brk_start;            /* page-aligned end of the program's segments */
 	uintptr_t brk;                  /* current break: [brk_start, brk) is heap */
 	unsigned npages;                /* user pages mapped (not counting page tables) */
+	struct vma vmas[MM_VMAS_MAX];   /* sorted by start, never overlapping */
+	unsigned nvmas;
 };
 
 /* A new, empty address space with the kernel half shared. NULL when out of memory. */
@@ -75,6 +89,14 @@ int mm_copy_in(struct mm *mm, uintptr_t va, const void *src, size_t n);
  * demand. A heap bigger than the RAM there is, is refused at once.
  */
 uintptr_t mm_brk(struct mm *mm, uintptr_t newbrk);
+
+/* Set the PTEs of [start, end) (page-aligned) to match prot, one page table per hold of mm->lock. */
+void mm_protect_range(struct mm *mm, uintptr_t start, uintptr_t end, unsigned prot);
+/* Move the pages of [from, from + len) to [to, to + len), which must be empty. -ENOMEM (nothing moved). */
+int mm_move_range(struct mm *mm, uintptr_t from, uintptr_t to, size_t len);
+/* Map a fresh frame at va holding the file's bytes from pos (zeros past its end). -ENOMEM, -errno of the read. */
+struct file;
+int mm_map_file_page(struct mm *mm, uintptr_t va, struct file *f, uint64_t pos, unsigned prot);
 
 /*
  * Make mm the address space of this CPU (kernel_pgdir for NULL: kernel threads)

@@ -27,6 +27,11 @@
 #define __NR_dup                41
 #define __NR_pipe               42
 #define __NR_brk                45
+#define __NR_mmap               90      /* old mmap: one pointer to six arguments */
+#define __NR_munmap             91
+#define __NR_mprotect           125
+#define __NR_mremap             163
+#define __NR_mmap2              192
 #define __NR_ioctl              54
 #define __NR_umask              60
 #define __NR_dup2               63

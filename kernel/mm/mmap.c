@@ -1,0 +1,281 @@
+/*
+ * mmap2, old mmap, munmap, mprotect and mremap: the calls that change the
+ * regions of an address space (kernel/mm/vma.c) and their pages.
+ *
+ * What smpix maps: private anonymous memory, whose pages come on demand
+ * through the one fault path (kernel/mm/fault.c), and private read-only
+ * views of regular files, whose pages are read in at map time (a private
+ * copy: later writes to the file are not seen, which POSIX leaves
+ * unspecified for MAP_PRIVATE). Shared mappings are refused. Each step
+ * takes mm->lock only for one region-list change or one page table's worth
+ * of pages (docs/mm.md, section 1). Errors follow Linux's do_mmap(),
+ * do_munmap(), do_mprotect_pkey() and mremap(), check for check.
+ */
+#include "kernel/mm/mm.h"
+
+#include "fs/fdtable.h"
+#include "fs/file.h"
+#include "fs/inode.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/mm/uaccess.h"
+#include "kernel/mm/vma.h"
+#include "kernel/syscalls.h"
+#include "kernel/task.h"
+#include "kernel/uapi/errno.h"
+#include "kernel/uapi/fcntl.h"
+#include "kernel/uapi/mman.h"
+#include "kernel/uapi/stat.h"
+
+#define PROT_ALL (PROT_READ | PROT_WRITE | PROT_EXEC)
+#define PROT_SEM       0x8              /* accepted and meaningless on x86, as in Linux */
+#define PROT_GROWSDOWN 0x01000000
+#define PROT_GROWSUP   0x02000000
+#define MREMAP_DONTUNMAP 4
+
+/* Why a file cannot be mapped privately: -EACCES (not open for reading), -ENODEV (not a regular file). */
+static int file_mappable(struct file *f)
+{
+	if ((f->f_flags & O_ACCMODE) == O_WRONLY)
+		return -EACCES;
+	if (!S_ISREG(f->f_inode->i_mode))
+		return -ENODEV;         /* pipes, devices, directories: no mmap method, as in Linux */
+	return 0;
+}
+
+/* Read the file's pages into [start, start + len), one page at a time, no lock held for a read. */
+static int fill_from_file(struct mm *mm, uintptr_t start, size_t len, struct file *f,
+			  unsigned long pgoff, unsigned prot)
+{
+	for (size_t off = 0; off < len; off += PAGE_SIZE) {
+		int r = mm_map_file_page(mm, start + off, f, ((uint64_t)pgoff << PAGE_SHIFT) + off, prot);
+
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* The common part of mmap and mmap2. f is referenced or NULL (anonymous). */
+static long do_mmap(uintptr_t addr, size_t len, unsigned prot, int flags, struct file *f,
+		    unsigned long pgoff)
+{
+	struct mm *mm = current->mm;
+	bool fixed = flags & (MAP_FIXED | MAP_FIXED_NOREPLACE);
+	uintptr_t start;
+	int r;
+
+	if (len == 0)
+		return -EINVAL;
+	len = ALIGN_UP(len, PAGE_SIZE);
+	if (len == 0 || len > USER_TOP)
+		return -ENOMEM;
+	if (pgoff + (len >> PAGE_SHIFT) < pgoff)
+		return -EOVERFLOW;
+	if (fixed && addr % PAGE_SIZE)
+		return -EINVAL;
+	if (fixed && (addr >= USER_TOP || len > USER_TOP - addr))
+		return -ENOMEM;
+	if (fixed && addr < USER_MMAP_MIN)
+		return -EPERM;          /* Linux's mmap_min_addr: page 0 stays unmapped */
+	switch (flags & MAP_TYPE) {
+	case MAP_PRIVATE:
+		break;
+	case MAP_SHARED:
+	case MAP_SHARED_VALIDATE:
+		/* Not supported (no page cache to share): a file says so as a file system without mmap does. */
+		return f ? -ENODEV : -EINVAL;
+	default:
+		return -EINVAL;
+	}
+	if (f && (r = file_mappable(f)) < 0)
+		return r;
+	/* Linux's heuristic overcommit, as for brk: memory that can never be backed is refused now. */
+	if (!f && len / PAGE_SIZE > pmm_usable_count())
+		return -ENOMEM;
+
+	spin_lock(&mm->lock);
+	if ((flags & MAP_FIXED_NOREPLACE) && vma_meets(mm, addr, addr + len)) {
+		spin_unlock(&mm->lock);
+		return -EEXIST;
+	}
+	start = fixed ? addr : vma_find_gap(mm, addr, len);
+	/* A file's pages are written in below, so the region is writable until then. */
+	r = start ? vma_set(mm, start, start + len, f ? PROT_READ | PROT_WRITE : prot) : -ENOMEM;
+	spin_unlock(&mm->lock);
+	if (r < 0)
+		return r;
+	/* MAP_FIXED replaces what was there: its pages go (the region above already did). */
+	mm_unmap_range(mm, start, start + len);
+	if (f) {
+		r = fill_from_file(mm, start, len, f, pgoff, prot);
+		spin_lock(&mm->lock);
+		r = r < 0 ? vma_remove(mm, start, start + len) ?: r : vma_set(mm, start, start + len, prot);
+		spin_unlock(&mm->lock);
+		if (r < 0) {
+			mm_unmap_range(mm, start, start + len);
+			return r;
+		}
+	}
+	return (long)start;
+}
+
+long sys_mmap2(uintptr_t addr, size_t len, int prot, int flags, int fd, unsigned long pgoff)
+{
+	struct file *f = NULL;
+	long r;
+
+	if (!(flags & MAP_ANONYMOUS)) {
+		f = fd_get(fd);
+		if (!f)
+			return -EBADF;
+	}
+	r = do_mmap(addr, len, (unsigned)prot & PROT_ALL, flags, f, pgoff);
+	if (f)
+		fput(f);
+	return r;
+}
+
+/* The old mmap (90): one pointer to the six arguments, the offset in bytes. */
+struct mmap_arg_struct {
+	uint32_t addr, len, prot, flags, fd, offset;
+};
+
+long sys_mmap(const void *uargs)
+{
+	struct mmap_arg_struct a;
+
+	if (copy_from_user(&a, uargs, sizeof(a)) < 0)
+		return -EFAULT;
+	if (a.offset % PAGE_SIZE)
+		return -EINVAL;
+	return sys_mmap2(a.addr, a.len, (int)a.prot, (int)a.flags, (int)a.fd, a.offset >> PAGE_SHIFT);
+}
+
+/* Drop the regions and the pages of [start, start + len). */
+static long unmap(struct mm *mm, uintptr_t start, size_t len)
+{
+	int r;
+
+	spin_lock(&mm->lock);
+	r = vma_remove(mm, start, start + len);
+	spin_unlock(&mm->lock);
+	if (r < 0)
+		return r;
+	mm_unmap_range(mm, start, start + len);
+	return 0;
+}
+
+long sys_munmap(uintptr_t addr, size_t len)
+{
+	if (addr % PAGE_SIZE || addr > USER_TOP || len > USER_TOP - addr)
+		return -EINVAL;
+	len = ALIGN_UP(len, PAGE_SIZE);
+	if (len == 0)
+		return -EINVAL;
+	return unmap(current->mm, addr, len);
+}
+
+long sys_mprotect(uintptr_t addr, size_t len, int prot)
+{
+	struct mm *mm = current->mm;
+	unsigned p = (unsigned)prot;
+	uintptr_t end;
+	int r;
+
+	if (addr % PAGE_SIZE)
+		return -EINVAL;
+	if (len == 0)
+		return 0;
+	len = ALIGN_UP(len, PAGE_SIZE);
+	end = addr + len;
+	if (len == 0 || end <= addr)
+		return -ENOMEM;
+	if (p & ~(PROT_ALL | PROT_SEM | PROT_GROWSDOWN | PROT_GROWSUP) ||
+	    (p & (PROT_GROWSDOWN | PROT_GROWSUP)) == (PROT_GROWSDOWN | PROT_GROWSUP))
+		return -EINVAL;
+	p &= PROT_ALL;
+	spin_lock(&mm->lock);
+	/* Linux refuses a range with a hole in it: -ENOMEM. */
+	r = vma_range_covered(mm, addr, end) ? vma_set(mm, addr, end, p) : -ENOMEM;
+	spin_unlock(&mm->lock);
+	if (r == 0)
+		mm_protect_range(mm, addr, end, p);
+	return r;
+}
+
+/* Move [old, old + old_len) to a new place (dst, or a free gap when dst is 0) of new_len. */
+static long move_region(struct mm *mm, uintptr_t old, size_t old_len, uintptr_t dst, size_t new_len,
+			unsigned prot)
+{
+	uintptr_t to;
+	int r;
+
+	spin_lock(&mm->lock);
+	to = dst ? dst : vma_find_gap(mm, 0, new_len);
+	r = to ? vma_set(mm, to, to + new_len, prot) : -ENOMEM;
+	spin_unlock(&mm->lock);
+	if (r < 0)
+		return r;
+	if (dst)
+		mm_unmap_range(mm, to, to + new_len);   /* MREMAP_FIXED replaces what was there */
+	r = mm_move_range(mm, old, to, MIN(old_len, new_len));
+	if (r < 0) {
+		unmap(mm, to, new_len);
+		return r;
+	}
+	r = (int)unmap(mm, old, old_len);
+	return r < 0 ? r : (long)to;
+}
+
+long sys_mremap(uintptr_t old, size_t old_len, size_t new_len, int flags, uintptr_t new_addr)
+{
+	struct mm *mm = current->mm;
+	bool grow_in_place;
+	struct vma *v;
+	unsigned prot;
+
+	if (flags & ~(MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP))
+		return -EINVAL;
+	if ((flags & MREMAP_FIXED) && !(flags & MREMAP_MAYMOVE))
+		return -EINVAL;
+	if (flags & MREMAP_DONTUNMAP)
+		return -EINVAL;         /* not supported: it keeps the old range, which needs shared pages */
+	if (old % PAGE_SIZE)
+		return -EINVAL;
+	old_len = ALIGN_UP(old_len, PAGE_SIZE);
+	new_len = ALIGN_UP(new_len, PAGE_SIZE);
+	if (new_len == 0)
+		return -EINVAL;
+	if (flags & MREMAP_FIXED) {
+		if (new_addr % PAGE_SIZE || new_addr < USER_MMAP_MIN)
+			return -EINVAL;
+		if (new_addr >= USER_TOP || new_len > USER_TOP - new_addr)
+			return -EINVAL;
+		if (new_addr < old + old_len && old < new_addr + new_len)
+			return -EINVAL;         /* the ranges overlap */
+	} else if (old_len >= new_len) {
+		long r = old_len > new_len ? unmap(mm, old + new_len, old_len - new_len) : 0;
+
+		return r < 0 ? r : (long)old;
+	}
+	spin_lock(&mm->lock);
+	v = vma_find(mm, old);
+	if (!v || old_len > v->end - old || old_len == 0) {
+		spin_unlock(&mm->lock);
+		return !v || old_len ? -EFAULT : -EINVAL;
+	}
+	prot = v->prot;
+	grow_in_place = !(flags & MREMAP_FIXED) && old + old_len == v->end &&
+			old + new_len <= USER_MMAP_TOP && old + new_len > old &&
+			vma_range_free(mm, old + old_len, old + new_len);
+	if (grow_in_place) {
+		int r = vma_set(mm, old, old + new_len, prot);
+
+		spin_unlock(&mm->lock);
+		return r < 0 ? r : (long)old;
+	}
+	spin_unlock(&mm->lock);
+	if (!(flags & MREMAP_MAYMOVE))
+		return -ENOMEM;
+	return move_region(mm, old, old_len, (flags & MREMAP_FIXED) ? new_addr : 0, new_len, prot);
+}

@@ -1,0 +1,25 @@
+/* The list of mapped regions of an address space (struct vma, kernel/mm/mm.h). All need mm->lock. */
+#ifndef KERNEL_MM_VMA_H
+#define KERNEL_MM_VMA_H
+
+#include "kernel/mm/mm.h"
+
+/* The region holding va, or NULL. */
+struct vma *vma_find(struct mm *mm, uintptr_t va);
+/* Does [start, end) meet some region? */
+bool vma_meets(struct mm *mm, uintptr_t start, uintptr_t end);
+/* Does [start, end) meet no region (and not the heap)? */
+bool vma_range_free(struct mm *mm, uintptr_t start, uintptr_t end);
+/* Is every page of [start, end) inside some region? */
+bool vma_range_covered(struct mm *mm, uintptr_t start, uintptr_t end);
+/* Make [start, end) one region with prot, replacing whatever regions were there. -ENOMEM when full. */
+int vma_set(struct mm *mm, uintptr_t start, uintptr_t end, unsigned prot);
+/* Remove [start, end) from the regions (splitting the ones it cuts). -ENOMEM when a split finds no slot. */
+int vma_remove(struct mm *mm, uintptr_t start, uintptr_t end);
+/* A free gap of len bytes: at hint if it fits there, else the highest below USER_MMAP_TOP; 0 if none. */
+uintptr_t vma_find_gap(struct mm *mm, uintptr_t hint, size_t len);
+/* The lowest and highest address mmap places regions at (the stack gap is above, the program below). */
+#define USER_MMAP_TOP  USER_BRK_MAX
+#define USER_MMAP_MIN  0x00010000       /* Linux's mmap_min_addr: page 0 stays unmapped */
+
+#endif
