@@ -214,7 +214,15 @@ $(BUILD)/vfstest-linux: user/tests/vfstest.c $(wildcard kernel/uapi/*.h)
 	@$(if $(Q),echo "  HOSTCC  $< (Linux, i386, static)")
 	$(Q)$(HOSTCC) -m32 -static -O1 -Wall -Wextra -Werror -DVFSTEST_LINUX -I. -o $@ $<
 
-test: test-tools all iso hosttest $(BUILD)/vfstest-linux
+# The pipe and procfs tests likewise (user/tests/gtest.h gives them raw syscalls on both).
+GTESTS_LINUX := $(BUILD)/pipetest-linux $(BUILD)/proctest-linux
+$(GTESTS_LINUX): $(BUILD)/%-linux: user/tests/%.c user/tests/gtest.h $(wildcard kernel/uapi/*.h)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTCC  $< (Linux, i386, static)")
+	$(Q)$(HOSTCC) -m32 -static -std=gnu11 -O1 -Wall -Wextra -Werror -Wno-unused-parameter -DLINUX_HOST \
+		-I. -o $@ $<
+
+test: test-tools all iso hosttest $(BUILD)/vfstest-linux $(GTESTS_LINUX)
 	$(PYTHON) tools/harness.py
 
 test-tools:

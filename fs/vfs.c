@@ -7,6 +7,7 @@
 #include "fs/initrd.h"
 #include "fs/mount.h"
 #include "fs/namei.h"
+#include "fs/procfs.h"
 #include "fs/ramfs.h"
 #include "kernel/printk.h"
 #include "kernel/task.h"
@@ -38,6 +39,7 @@ void vfs_init(void)
 	r = devfs_mount();
 	if (r < 0)
 		printk("vfs: cannot mount devfs on /dev: error %d\n", r);
+	procfs_init();
 	printk("vfs: ramfs on /, devfs on /dev; %d inodes, %d file pages\n", inode_count(),
 	       ramfs_page_count());
 }

@@ -26,6 +26,7 @@
 #include "fs/vfs.h"
 #include "kernel/elf.h"
 #include "kernel/fork.h"
+#include "kernel/exec_info.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/mm.h"
@@ -337,6 +338,7 @@ static int exec_file(struct task *t, struct file *f, const char *path, const cha
 	vfs_proc_exec(t);               /* close-on-exec descriptors go now, not before: exec could still fail above */
 	set_user_registers(task_trapframe(t), info.entry, esp);
 	task_set_name(t, name);
+	exec_info_install(t, exec_info_new(path, a->buf, a->argc));
 	fork_exec_done(t);              /* handlers, TLS, a parent waiting in vfork (kernel/fork.c) */
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include "kernel/exec.h"
 #include "kernel/fork.h"
 #include "kernel/itimer.h"
+#include "kernel/exec_info.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/pgrp.h"
@@ -127,6 +128,7 @@ struct task *proc_fork(void)
 	*tf = *task_trapframe(p);
 	tf->eax = 0;                    /* the child sees fork() return 0 */
 	c->cpus_allowed = p->cpus_allowed;
+	c->exec_info = exec_info_get(p->exec_info);     /* same program, same arguments */
 	fpu_copy_live(&c->fpu);         /* the child starts with the parent's FPU registers */
 	fork_inherit(c, p);             /* signal actions, process group, TLS (kernel/fork.c) */
 	proc_link(c, p);

@@ -175,6 +175,8 @@ const struct syscall_desc syscall_table[] = {
 	SYSCALL(sync,              0, 0),
 	SYSCALL(fsync,             1, 0),
 	SYSCALL(fdatasync,         1, 0),
+	SYSCALL(pipe,              1, 0),
+	SYSCALL(pipe2,             2, 0),
 };
 
 const unsigned syscall_table_len = sizeof(syscall_table) / sizeof(syscall_table[0]);

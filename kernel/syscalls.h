@@ -131,6 +131,9 @@ long sys_ioctl(int fd, unsigned cmd, unsigned long arg);
 long sys_sync(void);
 long sys_fsync(int fd);
 long sys_fdatasync(int fd);
+/* fs/pipe.c */
+long sys_pipe(int *ufds);
+long sys_pipe2(int *ufds, int flags);
 /* kernel/sys_time.c */
 long sys_clock_gettime(int clock, void *uts);
 long sys_clock_getres(int clock, void *uts);

@@ -1,6 +1,7 @@
 /* Task structures: allocation, pids, the list of all tasks. */
 #include "kernel/task.h"
 
+#include "kernel/exec_info.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/memlayout.h"
@@ -68,6 +69,7 @@ void task_free(struct task *t)
 	if (t->pid == 1)
 		init_pid_taken = false;
 	spin_unlock_irqrestore(&tasks_lock, flags);
+	exec_info_put(t->exec_info);
 	pmm_free_pages(V2P(t->kstack), KSTACK_SIZE / PAGE_SIZE);
 	kfree(t);
 }

@@ -29,6 +29,7 @@ enum task_state {
 struct mm;
 struct trapframe;
 struct bkl_site;
+struct exec_info;
 
 struct task {
 	uint32_t saved_esp;             /* kernel stack pointer while switched out (switch.S) */
@@ -74,6 +75,8 @@ struct task {
 	struct wait_queue child_exit;   /* a child of ours became a zombie */
 	bool killed;                    /* a fatal signal: exit at the next return to user mode */
 	bool exited;                    /* exit_status is final: a zombie for its parent to reap */
+	/* Its program's path and arguments (kernel/exec_info.c); changed under tasks_lock. */
+	struct exec_info *exec_info;
 
 	/* ---- what a Linux program expects of its process (kernel/signal.c, pgrp.c, clone.c, ...) ---- */
 	struct sigstate sig;            /* handlers, blocked and pending signals (signal.h) */

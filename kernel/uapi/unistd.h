@@ -25,6 +25,7 @@
 #define __NR_mkdir              39
 #define __NR_rmdir              40
 #define __NR_dup                41
+#define __NR_pipe               42
 #define __NR_brk                45
 #define __NR_ioctl              54
 #define __NR_umask              60
@@ -71,6 +72,7 @@
 #define __NR_readlinkat         305
 #define __NR_faccessat          307
 #define __NR_dup3               330
+#define __NR_pipe2              331
 #define __NR_statx              383
 
 /* Signals, process groups, time, and what glibc calls at start-up (the userland issue). */

@@ -1,0 +1,20 @@
+/* Pipes: a byte ring between a read end and a write end, with sleeping readers and writers. */
+#ifndef FS_PIPE_H
+#define FS_PIPE_H
+
+#include "kernel/types.h"
+
+struct file;
+
+/*
+ * The ring's capacity. Linux has had 16 pages (64 KiB) since 2.6.11; 2.6.6
+ * had one page. PIPE_BUF (kernel/uapi/limits.h) is the atomicity limit.
+ */
+#define PIPE_SIZE (64 * 1024)
+
+/* A new pipe: *rd reads, *wr writes (flags: O_NONBLOCK). 0 or -ENOMEM, -ENFILE. */
+int pipe_create(unsigned flags, struct file **rd, struct file **wr);
+/* How many pipes exist now (for the leak check). */
+int pipe_count(void);
+
+#endif

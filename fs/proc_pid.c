@@ -1,0 +1,240 @@
+/*
+ * The per-process /proc files: /proc/PID/stat, status, cmdline and exe.
+ *
+ * A file names its process by pid, never by pointer: each read finds the
+ * task again with tasks_lock held (a task leaves all_tasks under that lock
+ * before it is freed) and prints it before letting go, so a process that
+ * exits between open() and read() is simply gone (the read shows nothing).
+ * proc_lock is taken first, for the parent link, as kernel/proc.h orders.
+ */
+#include "fs/proc_files.h"
+
+#include "fs/procbuf.h"
+#include "kernel/cpu.h"
+#include "kernel/exec_info.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/memlayout.h"
+#include "kernel/mm/mm.h"
+#include "kernel/proc.h"
+#include "kernel/spinlock.h"
+#include "kernel/task.h"
+#include "kernel/uapi/errno.h"
+
+#define USER_HZ 100             /* the unit of times in /proc/PID/stat, as on Linux i386 */
+
+/* Processes only, as kill() sees them (kernel/task.c: task_find). tasks_lock held. */
+static bool shown(const struct task *t)
+{
+	return t->mm && t->state != TASK_DEAD && t->state != TASK_NEW;
+}
+
+/* The task with pid, or NULL. tasks_lock held: the task stays valid while it is. */
+static struct task *find_locked(int pid)
+{
+	struct list_head *pos;
+
+	list_for_each(pos, &all_tasks) {
+		struct task *t = list_entry(pos, struct task, all_link);
+
+		if (t->pid == pid && shown(t))
+			return t;
+	}
+	return NULL;
+}
+
+bool proc_pid_exists(int pid)
+{
+	uint32_t flags;
+	bool found;
+
+	spin_lock_irqsave(&tasks_lock, flags);
+	found = find_locked(pid) != NULL;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return found;
+}
+
+int proc_pid_next(int from)
+{
+	struct list_head *pos;
+	int best = -1;
+	uint32_t flags;
+
+	spin_lock_irqsave(&tasks_lock, flags);
+	list_for_each(pos, &all_tasks) {
+		struct task *t = list_entry(pos, struct task, all_link);
+
+		if (shown(t) && t->pid >= from && (best < 0 || t->pid < best))
+			best = t->pid;
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return best;
+}
+
+/* Linux's one-letter states. */
+static char state_letter(const struct task *t)
+{
+	switch (t->state) {
+	case TASK_SLEEPING:
+		return 'S';
+	case TASK_ZOMBIE:
+		return 'Z';
+	case TASK_DEAD:
+		return 'X';
+	default:
+		return 'R';
+	}
+}
+
+static const char *state_name(char letter)
+{
+	switch (letter) {
+	case 'S':
+		return "S (sleeping)";
+	case 'Z':
+		return "Z (zombie)";
+	case 'X':
+		return "X (dead)";
+	default:
+		return "R (running)";
+	}
+}
+
+/*
+ * Everything the files print, copied under the locks so the printing
+ * happens from a stable snapshot.
+ */
+struct pid_snapshot {
+	int pid, ppid, pgid, sid, cpu;
+	char state;
+	char name[TASK_NAME_LEN];
+	uint64_t sig_pending, sig_blocked;      /* bit n-1 is signal n, as Linux prints them */
+	uint32_t cpus_allowed;
+	uint64_t runtime_ns, switches;
+	uint32_t vm_pages, brk_start, brk;
+};
+
+static bool snapshot(int pid, struct pid_snapshot *s)
+{
+	struct task *t;
+	uint32_t flags;
+
+	spin_lock(&proc_lock);
+	spin_lock_irqsave(&tasks_lock, flags);
+	t = find_locked(pid);
+	if (t) {
+		s->pid = t->pid;
+		s->ppid = t->parent ? t->parent->pid : 0;
+		s->cpu = t->cpu;
+		s->state = state_letter(t);
+		strlcpy(s->name, t->name, sizeof(s->name));
+		s->pgid = t->pgid;      /* under proc_lock, held */
+		s->sid = t->sid;
+		s->sig_pending = READ_ONCE(t->sig.pending);     /* for display: a torn read is harmless */
+		s->sig_blocked = READ_ONCE(t->sig.blocked);
+		s->cpus_allowed = t->cpus_allowed;
+		s->runtime_ns = t->runtime_ns;
+		s->switches = t->switches;
+		/*
+		 * mm is the process's own to replace (execve) without these locks:
+		 * these few words are for display, and a struct mm stays readable
+		 * kernel memory even just after it is freed.
+		 */
+		s->vm_pages = t->mm ? READ_ONCE(t->mm->npages) : 0;
+		s->brk_start = t->mm ? READ_ONCE(t->mm->brk_start) : 0;
+		s->brk = t->mm ? READ_ONCE(t->mm->brk) : 0;
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	spin_unlock(&proc_lock);
+	return t != NULL;
+}
+
+/*
+ * /proc/PID/stat: one line, Linux's 52 fields in Linux's order (man 5 proc).
+ * Fields smpix does not have (page faults, signals caught)
+ * are 0, as Linux shows for a process that has none.
+ */
+void proc_show_pid_stat(struct procbuf *pb, void *arg)
+{
+	struct pid_snapshot s;
+	uint64_t ticks;
+
+	if (!snapshot((int)(uintptr_t)arg, &s))
+		return;
+	ticks = s.runtime_ns / (1000000000ull / USER_HZ);
+	/* 1 pid, 2 comm, 3 state, 4 ppid, 5 pgrp, 6 session, 7 tty_nr, 8 tpgid, 9 flags */
+	procbuf_printf(pb, "%d (%s) %c %d %d %d 0 -1 0 ", s.pid, s.name, s.state, s.ppid, s.pgid, s.sid);
+	/* 10 minflt, 11 cminflt, 12 majflt, 13 cmajflt, 14 utime, 15 stime, 16 cutime, 17 cstime */
+	procbuf_printf(pb, "0 0 0 0 %llu 0 0 0 ", ticks);
+	/* 18 priority, 19 nice, 20 num_threads, 21 itrealvalue, 22 starttime, 23 vsize, 24 rss */
+	procbuf_printf(pb, "20 0 1 0 0 %u %u ", s.vm_pages * PAGE_SIZE, s.vm_pages);
+	/* 25 rsslim, 26 startcode, 27 endcode, 28 startstack, 29 kstkesp, 30 kstkeip */
+	procbuf_printf(pb, "4294967295 0 0 0 0 0 ");
+	/* 31 signal, 32 blocked, 33 sigignore, 34 sigcatch (bit n-1 is signal n), 35 wchan */
+	procbuf_printf(pb, "%u %u 0 0 0 ", (uint32_t)s.sig_pending, (uint32_t)s.sig_blocked);
+	/* 36 nswap, 37 cnswap, 38 exit_signal, 39 processor, 40 rt_priority, 41 policy */
+	procbuf_printf(pb, "0 0 17 %d 0 0 ", s.cpu);
+	/* 42 delayacct_blkio_ticks, 43 guest_time, 44 cguest_time, 45 start_data, 46 end_data */
+	procbuf_printf(pb, "0 0 0 0 0 ");
+	/* 47 start_brk, 48 arg_start, 49 arg_end, 50 env_start, 51 env_end, 52 exit_code */
+	procbuf_printf(pb, "%u 0 0 0 0 0\n", s.brk_start);
+}
+
+/* /proc/PID/status: "Name:\tvalue" lines, Linux's names and order for those smpix has. */
+void proc_show_pid_status(struct procbuf *pb, void *arg)
+{
+	struct pid_snapshot s;
+
+	if (!snapshot((int)(uintptr_t)arg, &s))
+		return;
+	procbuf_printf(pb, "Name:\t%s\n", s.name);
+	procbuf_printf(pb, "State:\t%s\n", state_name(s.state));
+	procbuf_printf(pb, "Tgid:\t%d\n", s.pid);
+	procbuf_printf(pb, "Ngid:\t0\n");
+	procbuf_printf(pb, "Pid:\t%d\n", s.pid);
+	procbuf_printf(pb, "PPid:\t%d\n", s.ppid);
+	procbuf_printf(pb, "TracerPid:\t0\n");
+	procbuf_printf(pb, "Uid:\t0\t0\t0\t0\n");
+	procbuf_printf(pb, "Gid:\t0\t0\t0\t0\n");
+	procbuf_printf(pb, "VmSize:\t%8u kB\n", s.vm_pages * (PAGE_SIZE / 1024));
+	procbuf_printf(pb, "VmRSS:\t%8u kB\n", s.vm_pages * (PAGE_SIZE / 1024));
+	procbuf_printf(pb, "VmData:\t%8u kB\n", (s.brk - s.brk_start) / 1024);
+	procbuf_printf(pb, "Threads:\t1\n");
+	procbuf_printf(pb, "SigPnd:\t%016llx\n", (unsigned long long)s.sig_pending);
+	procbuf_printf(pb, "ShdPnd:\t0000000000000000\n");
+	procbuf_printf(pb, "SigBlk:\t%016llx\n", (unsigned long long)s.sig_blocked);
+	procbuf_printf(pb, "SigIgn:\t0000000000000000\n");
+	procbuf_printf(pb, "SigCgt:\t0000000000000000\n");
+	procbuf_printf(pb, "Cpus_allowed:\t%x\n", s.cpus_allowed);
+	procbuf_printf(pb, "voluntary_ctxt_switches:\t%llu\n", s.switches);
+	procbuf_printf(pb, "nonvoluntary_ctxt_switches:\t0\n");
+}
+
+/* /proc/PID/cmdline: the arguments, each ending in NUL, as execve got them. */
+void proc_show_pid_cmdline(struct procbuf *pb, void *arg)
+{
+	struct task *t;
+	uint32_t flags;
+
+	spin_lock_irqsave(&tasks_lock, flags);
+	t = find_locked((int)(uintptr_t)arg);
+	/* Zombies have no address space left: Linux shows them with an empty command line. */
+	if (t && t->exec_info && t->state != TASK_ZOMBIE)
+		procbuf_write(pb, t->exec_info->args, t->exec_info->args_len);
+	spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
+int proc_pid_exe(int pid, char *buf, size_t size)
+{
+	struct task *t;
+	uint32_t flags;
+	int len = -ENOENT;
+
+	spin_lock_irqsave(&tasks_lock, flags);
+	t = find_locked(pid);
+	if (t && t->exec_info && t->state != TASK_ZOMBIE) {
+		len = (int)MIN(strlen(t->exec_info->exe), size);
+		memcpy(buf, t->exec_info->exe, len);
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return len;
+}

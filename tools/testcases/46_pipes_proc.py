@@ -1,0 +1,89 @@
+"""Pipes and procfs: pipetest (1 and 4 CPUs) and proctest (2 and 4 CPUs) booted as init, and both on this Linux host."""
+import os
+import re
+import subprocess
+
+INIT_EXIT = r"init \(pid \d+\) exited with status 0x([0-9a-f]+)"
+
+
+def suite_lines(suite):
+    return re.compile(rf"^{suite}: (\S+) (ok|FAIL)(.*)$", re.M)
+
+
+def guest_suite(h, suite, label, cpus, min_tests, append="", timeout=240):
+    """Boot with init=/bin/SUITE; one result per test, then one for the run as a whole."""
+    name = f"{suite}[{label}]"
+    if not h.wanted(name):
+        return None
+    q = h.Qemu(f"{suite}-{label}", append=f"init=/bin/{suite} {append}".strip(), cpus=cpus,
+               timeout=timeout)
+    q.expect(INIT_EXIT)
+    q.wait_exit()
+    out = q.output
+    results = suite_lines(suite).findall(out)
+    for test, status, rest in results:
+        h.record(f"{name} {test}", status == "ok", rest.strip())
+    problems = []
+    if not re.search(rf"^{suite}: summary \d+ passed, 0 failed$", out, re.M):
+        problems.append("no clean summary line" + (" (timeout)" if q.timed_out else ""))
+    if len(results) < min_tests:
+        problems.append(f"only {len(results)} tests reported")
+    m = re.search(INIT_EXIT, out, re.M)
+    if not m or int(m.group(1), 16) != 0:
+        problems.append("init did not exit with status 0")
+    if h.bad_lines(out):
+        problems.append("kernel reported: " + h.bad_lines(out)[0])
+    h.record(f"{name} run, power off", not problems, "; ".join(problems))
+    return out
+
+
+def on_linux(h, suite, min_tests):
+    """The same program built with the host's gcc -m32 -static must pass on Linux: its expectations are Linux's."""
+    name = f"host: {suite} on Linux (gcc -m32 -static)"
+    if not h.wanted(name):
+        return
+    exe = os.path.join(h.BUILD, f"{suite}-linux")
+    if not os.access(exe, os.X_OK):
+        h.record(name, False, f"build/{suite}-linux is missing (make test builds it)")
+        return
+    try:
+        p = subprocess.run([exe], capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        h.record(name, False, "timeout")
+        return
+    results = suite_lines(suite).findall(p.stdout)
+    fails = [f"{t}{r}" for t, s, r in results if s == "FAIL"]
+    ok = p.returncode == 0 and not fails and len(results) >= min_tests
+    h.record(name, ok, " | ".join(fails[:3]) or f"{len(results)} tests, exit {p.returncode}")
+
+
+def proctest(h, label, cpus, ioctl=None):
+    """proctest as init, plus what only the boot log knows: the CPUs, their APIC ids, the ioctl= word."""
+    append = f"ioctl={ioctl}" if ioctl else ""
+    out = guest_suite(h, "proctest", label, cpus=cpus, min_tests=20, append=append)
+    if out is None:
+        return
+    name = f"proctest[{label}] cpuinfo and ioctl_mode agree with the boot"
+    problems = []
+    m = re.search(r"^proctest: cpus (\d+)$", out, re.M)
+    if not m or int(m.group(1)) != cpus:
+        problems.append(f"cpuinfo shows {m.group(1) if m else 'no'} CPUs, booted with {cpus}")
+    booted = dict(re.findall(r"^smp: CPU (\d+): APIC id (\d+)", out, re.M))
+    shown = dict(re.findall(r"^proctest: cpu (\d+) apicid (\d+)$", out, re.M))
+    if not booted or booted != shown:
+        problems.append(f"APIC ids: boot log {booted}, /proc/cpuinfo {shown}")
+    want = ioctl if ioctl in ("auto", "serialized", "unlocked") else "auto"
+    if not re.search(rf"^proctest: ioctl_mode {want}$", out, re.M):
+        problems.append(f"/proc/sys/kernel/ioctl_mode did not start as {want}")
+    if ioctl and want != ioctl and not re.search(rf"^ioctl: unknown ioctl={ioctl}", out, re.M):
+        problems.append("no message for the bad ioctl= word")
+    h.record(name, not problems, "; ".join(problems))
+
+
+def run(h):
+    on_linux(h, "pipetest", 20)
+    guest_suite(h, "pipetest", "smp4", cpus=4, min_tests=21)
+    guest_suite(h, "pipetest", "smp1", cpus=1, min_tests=21)
+    on_linux(h, "proctest", 11)
+    proctest(h, "smp4-serialized", cpus=4, ioctl="serialized")
+    proctest(h, "smp2-bad-ioctl-word", cpus=2, ioctl="bogus")

@@ -1,0 +1,240 @@
+/*
+ * What a guest test needs, the same on smpix and on Linux: raw i386 system
+ * calls (int $0x80, results as -errno), output, and the PASS/FAIL bookkeeping.
+ *
+ * Built for smpix with the user library, or with -DLINUX_HOST by the host's
+ * `gcc -m32 -static` (glibc) to run on Linux: where smpix claims Linux
+ * behaviour, the same test must pass there too. Only raw calls are used, so
+ * glibc's wrappers never hide what the kernel answered.
+ */
+#ifndef USER_TESTS_GTEST_H
+#define USER_TESTS_GTEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef LINUX_HOST
+#include <stdio.h>
+#include <string.h>
+#define ON_LINUX 1
+#else
+#include "ulib.h"
+#define ON_LINUX 0
+#endif
+
+#include "kernel/uapi/dirent.h"
+#include "kernel/uapi/errno.h"
+#include "kernel/uapi/fcntl.h"
+#include "kernel/uapi/ioctls.h"
+#include "kernel/uapi/limits.h"
+#include "kernel/uapi/signal.h"
+#include "kernel/uapi/stat.h"
+#include "kernel/uapi/unistd.h"
+#include "kernel/uapi/wait.h"
+
+#ifndef MIN
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#endif
+
+/* Linux i386 numbers (syscall_32.tbl) the shared unistd.h may not list yet. */
+#ifndef __NR_close
+#define __NR_close 6
+#endif
+#ifndef __NR_lseek
+#define __NR_lseek 19
+#endif
+#ifndef __NR_dup
+#define __NR_dup 41
+#endif
+#ifndef __NR_pipe
+#define __NR_pipe 42
+#endif
+#ifndef __NR_rt_sigaction
+#define __NR_rt_sigaction 174
+#endif
+#ifndef __NR_fstat64
+#define __NR_fstat64 197
+#endif
+#ifndef __NR_fcntl64
+#define __NR_fcntl64 221
+#endif
+#ifndef __NR_pipe2
+#define __NR_pipe2 331
+#endif
+#ifndef __NR_prlimit64
+#define __NR_prlimit64 340
+#endif
+#ifndef __NR_open
+#define __NR_open 5
+#endif
+
+#define BAD_NULL   ((void *)0)
+#define BAD_KERNEL ((void *)0xC0000000)         /* smpix: the kernel's half */
+#define BAD_UNMAP  ((void *)0x40000000)         /* never mapped, on smpix or on Linux */
+
+static inline long gt_syscall(long nr, long a, long b, long c, long d)
+{
+	long r;
+
+	__asm__ volatile("int $0x80" : "=a"(r) : "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d) : "memory");
+	return r;
+}
+#define SYS0(nr) gt_syscall((nr), 0, 0, 0, 0)
+#define SYS1(nr, a) gt_syscall((nr), (long)(a), 0, 0, 0)
+#define SYS2(nr, a, b) gt_syscall((nr), (long)(a), (long)(b), 0, 0)
+#define SYS3(nr, a, b, c) gt_syscall((nr), (long)(a), (long)(b), (long)(c), 0)
+#define SYS4(nr, a, b, c, d) gt_syscall((nr), (long)(a), (long)(b), (long)(c), (long)(d))
+
+/* The two string functions the user library lacks (glibc has them; these serve both). */
+static inline char *gt_strstr(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *hay; hay++)
+		if (strncmp(hay, needle, n) == 0)
+			return (char *)hay;
+	return n == 0 ? (char *)hay : NULL;
+}
+
+static inline char *gt_strrchr(const char *s, int c)
+{
+	const char *last = NULL;
+
+	for (; *s; s++)
+		if (*s == (char)c)
+			last = s;
+	return (char *)last;
+}
+
+struct gt_timespec {
+	int32_t tv_sec;
+	int32_t tv_nsec;
+};
+
+static inline __attribute__((noreturn)) void gt_exit(int code)
+{
+#ifdef LINUX_HOST
+	fflush(stdout);
+#endif
+	for (;;)
+		SYS1(__NR_exit_group, code);
+}
+
+static inline void gt_msleep(int ms)
+{
+	struct gt_timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	SYS2(__NR_nanosleep, &ts, 0);
+}
+
+/* Monotonic milliseconds. */
+static inline int64_t gt_now_ms(void)
+{
+	struct gt_timespec ts;
+
+	SYS2(__NR_clock_gettime, 1, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static inline int gt_fork(void) { return (int)SYS0(__NR_fork); }
+static inline int gt_close(int fd) { return (int)SYS1(__NR_close, fd); }
+static inline long gt_read(int fd, void *buf, size_t n) { return SYS3(__NR_read, fd, buf, n); }
+static inline long gt_write(int fd, const void *buf, size_t n) { return SYS3(__NR_write, fd, buf, n); }
+
+/* Wait for pid; its wait status, or -1000 if the wait itself failed. */
+static inline int gt_wait(int pid)
+{
+	int status = 0;
+
+	if (SYS4(__NR_wait4, pid, &status, 0, 0) != pid)
+		return -1000;
+	return status;
+}
+
+/* ---- the kernel's object counts (smpix only: /dev/kcounts), for leak checks ---------- */
+
+struct counts {
+	long inodes, files, heap_objects;
+};
+
+/* The value after "name " in /dev/kcounts, or -1. */
+static inline long gt_count_of(const char *text, const char *name)
+{
+	const char *p = text;
+	size_t len = strlen(name);
+	long v = 0;
+
+	for (; *p; p++) {
+		if ((p == text || p[-1] == '\n') && strncmp(p, name, len) == 0 && p[len] == ' ') {
+			for (p += len + 1; *p >= '0' && *p <= '9'; p++)
+				v = v * 10 + (*p - '0');
+			return v;
+		}
+	}
+	return -1;
+}
+
+static inline int gt_read_counts(struct counts *c)
+{
+	static char text[512];
+	int fd = (int)SYS2(__NR_open, "/dev/kcounts", O_RDONLY);
+	long n;
+
+	if (fd < 0)
+		return fd;
+	n = gt_read(fd, text, sizeof(text) - 1);
+	gt_close(fd);
+	if (n <= 0)
+		return -1;
+	text[n] = 0;
+	c->inodes = gt_count_of(text, "inodes");
+	c->files = gt_count_of(text, "files");
+	c->heap_objects = gt_count_of(text, "heap_objects");
+	return 0;
+}
+
+/* ---- bookkeeping: "NAME: TEST ok" or "NAME: TEST FAIL why", then a summary ------------ */
+
+static int gt_passed, gt_failed;
+static const char *gt_failure;
+static char gt_why[128];
+static const char *gt_suite = "test";
+
+#define CHECK(cond)                                                                     \
+	do {                                                                            \
+		if (!(cond)) {                                                          \
+			snprintf(gt_why, sizeof(gt_why), "line %d: %s", __LINE__, #cond); \
+			gt_failure = gt_why;                                            \
+			return;                                                         \
+		}                                                                       \
+	} while (0)
+
+static inline void gt_run(const char *name, void (*fn)(void))
+{
+	gt_failure = 0;
+	fn();
+	if (gt_failure) {
+		printf("%s: %s FAIL %s\n", gt_suite, name, gt_failure);
+		gt_failed++;
+	} else {
+		printf("%s: %s ok\n", gt_suite, name);
+		gt_passed++;
+	}
+}
+
+static inline void gt_start(const char *suite)
+{
+	gt_suite = suite;
+#ifdef LINUX_HOST
+	setvbuf(stdout, NULL, _IONBF, 0);       /* one write per line, and nothing to copy at fork */
+#endif
+}
+
+static inline __attribute__((noreturn)) void gt_finish(void)
+{
+	printf("%s: summary %d passed, %d failed\n", gt_suite, gt_passed, gt_failed);
+	gt_exit(gt_failed ? 1 : 0);
+}
+
+#endif
