@@ -19,3 +19,14 @@ syscall6:
 	popl %edi
 	popl %ebp
 	ret
+
+/*
+ * Where a signal handler returns to: sigaction() passes it as sa_restorer
+ * (SA_RESTORER), as glibc passes its __restore_rt. rt_sigreturn reads the
+ * frame the kernel pushed and resumes the interrupted code.
+ */
+.globl __restore_rt
+__restore_rt:
+	movl $173, %eax                 /* __NR_rt_sigreturn */
+	int $0x80
+	hlt                             /* never reached: a fault here is loud */
