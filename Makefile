@@ -135,7 +135,7 @@ $(BUILD)/ksyms0.S.o $(BUILD)/ksyms.S.o: %.S.o: %.S
 INITRD_FILES := $(shell find user/root 2>/dev/null)
 $(BUILD)/initrd.cpio: $(INITRD_FILES) $(UPROGS)
 	@tools/need.sh cpio strip
-	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin $(BUILD)/initrd/sbin
+	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin $(BUILD)/initrd/sbin $(BUILD)/initrd/tmp
 	cp -R user/root/. $(BUILD)/initrd/
 	for p in $(filter-out $(USBINS),$(UPROGS)); do strip -o $(BUILD)/initrd/bin/$$(basename $$p) $$p || exit 1; done
 	for p in $(USBINS); do strip -o $(BUILD)/initrd/sbin/$$(basename $$p) $$p || exit 1; done

@@ -1,6 +1,7 @@
 /*
  * grep [-vicn] PATTERN [FILE...]: lines containing PATTERN, a fixed string
- * (no regular expressions). -v the others, -i ignore case, -c count, -n numbers.
+ * but for two anchors: a leading ^ (at the start of the line) and a trailing
+ * $ (at its end). -v the others, -i ignore case, -c count, -n numbers.
  * Exits 0 if a line was selected, 1 if none, 2 on an error.
  */
 #include <ctype.h>
@@ -10,20 +11,27 @@
 #include <unistd.h>
 
 static int invert, icase, count_only, numbers, many;
+static int at_start, at_end;            /* the pattern had ^ or $ */
+
+/* Does pat (n bytes) match at the start of s? */
+static int match_here(const char *s, const char *pat, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && s[i] && (icase ? tolower(s[i]) == tolower(pat[i]) : s[i] == pat[i]))
+		i++;
+	return i == n && (!at_end || s[i] == '\n' || s[i] == '\0');
+}
 
 static int contains(const char *line, const char *pat)
 {
 	size_t n = strlen(pat);
 
-	for (; *line; line++) {
-		size_t i = 0;
-
-		while (i < n && line[i] &&
-		       (icase ? tolower(line[i]) == tolower(pat[i]) : line[i] == pat[i]))
-			i++;
-		if (i == n)
+	if (at_start)
+		return match_here(line, pat, n);
+	for (; *line; line++)
+		if (match_here(line, pat, n))
 			return 1;
-	}
 	return n == 0;
 }
 
@@ -73,6 +81,14 @@ int main(int argc, char **argv)
 	if (optind >= argc)
 		goto usage;
 	pat = argv[optind++];
+	if (pat[0] == '^') {
+		at_start = 1;
+		pat++;
+	}
+	if (pat[0] && pat[strlen(pat) - 1] == '$') {
+		at_end = 1;
+		pat = strndup(pat, strlen(pat) - 1);
+	}
 	if (optind == argc)
 		return search(stdin, "stdin", pat) ? 0 : 1;
 	many = argc - optind > 1;
