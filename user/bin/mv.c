@@ -5,8 +5,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int rename(const char *old, const char *new);
-
 int main(int argc, char **argv)
 {
 	struct stat st;

@@ -52,5 +52,6 @@ int fileno(FILE *f);
 int fflush(FILE *f);
 
 void perror(const char *what);
+int rename(const char *old, const char *new);
 
 #endif

@@ -1,13 +1,14 @@
 /*
  * sigaction() over rt_sigaction: the kernel's struct k_sigaction, with
- * SA_RESTORER and __restore_rt (syscall.S) as the way back from a handler,
- * as glibc does. signal() is sigaction with BSD's semantics: SA_RESTART.
+ * SA_RESTORER and __restore_rt or __restore (syscall.S, for the rt frame and
+ * the old one) as the way back from a handler, as glibc does. signal() is sigaction with BSD's semantics: SA_RESTART.
  */
 #include <errno.h>
 #include <signal.h>
 #include <unistd.h>
 
 void __restore_rt(void);
+void __restore(void);
 
 static int bad_signal(int sig)
 {
@@ -28,7 +29,7 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 	if (act) {
 		k.sa_handler = (uint32_t)act->sa_handler;
 		k.sa_flags = (uint32_t)act->sa_flags | SA_RESTORER;
-		k.sa_restorer = (uint32_t)__restore_rt;
+		k.sa_restorer = (uint32_t)((act->sa_flags & SA_SIGINFO) ? __restore_rt : __restore);
 		k.sa_mask = act->sa_mask;
 	}
 	r = syscall(__NR_rt_sigaction, sig, act ? &k : NULL, old ? &kold : NULL, sizeof(sigset_t));

@@ -170,12 +170,14 @@ int sched_setaffinity(pid_t pid, size_t size, const void *mask)
 
 /* ---- memory ---- */
 
+/* The program break as brk(2) last answered; 0 until the first call asks. */
+static long current_break;
+
 /* brk(2) answers the break it set, or the old one when it could not move. */
 int brk(void *addr)
 {
-	long r = syscall6(__NR_brk, (long)addr, 0, 0, 0, 0, 0);
-
-	if (r != (long)addr) {
+	current_break = syscall6(__NR_brk, (long)addr, 0, 0, 0, 0, 0);
+	if (current_break != (long)addr) {
 		errno = ENOMEM;
 		return -1;
 	}
@@ -184,20 +186,15 @@ int brk(void *addr)
 
 void *sbrk(intptr_t delta)
 {
-	static long cur;
-	long old, r;
+	long old;
 
-	if (!cur)
-		cur = syscall6(__NR_brk, 0, 0, 0, 0, 0, 0);
-	old = cur;
+	if (!current_break)
+		current_break = syscall6(__NR_brk, 0, 0, 0, 0, 0, 0);
+	old = current_break;
 	if (delta == 0)
 		return (void *)old;
-	r = syscall6(__NR_brk, old + delta, 0, 0, 0, 0, 0);
-	if (r != old + delta) {
-		errno = ENOMEM;
+	if (brk((void *)(old + delta)) < 0)
 		return (void *)-1;
-	}
-	cur = r;
 	return (void *)old;
 }
 
