@@ -67,6 +67,8 @@ def shell_session(h):
     check(h, "shell[variables, export, quoting]",
           s.run("V='a  b'; export W=\"$V!\"; echo \"$V\" '$V' $W; env | grep '^W='"),
           "a  b $V a  b!\nW=a  b!\n", exact=True)
+    check(h, "shell[NAME=value before a command: its environment only]",
+          s.run("ONLY=here env | grep ONLY; echo \"[$ONLY]\""), "ONLY=here\n[]\n", exact=True)
     check(h, "shell[cd, comment]", s.run("mkdir /tmp/dir; cd /tmp/dir # echo hidden"), "", exact=True)
     check(h, "shell[cd: relative paths]", s.run("cd ..; ls"), "dir\nerr\nx\n", exact=True)
     out = s.run("sleep 1 & echo started")
@@ -129,5 +131,46 @@ def interrupt(h, s):
     h.record(name, ok and out == "130\n", f"after ^C: {s.q.output[pos:][:80]!r}, $? {out!r}")
 
 
+
+
+USERTESTS_LINE = re.compile(r"^usertests: (\S+) (ok|FAIL)(.*)$", re.M)
+USERTESTS_SUMMARY = re.compile(r"^usertests: (\d+) passed, (\d+) failed$", re.M)
+
+
+def usertests(h, label, cpus, timeout=300):
+    """Type `usertests` at the shell: one line per test, the free pages back, then poweroff."""
+    name = f"usertests[{label}]"
+    if not h.wanted(name):
+        return
+    s = Session(h, f"usertests-{label}", cpus=cpus, timeout=timeout)
+    out = s.run("usertests", timeout=timeout - 30) if s.ok else None
+    if out is None:
+        h.record(f"{name} run", False, "no prompt" if not s.ok else "no prompt after usertests (timeout?)")
+        s.q.kill()
+        return
+    results = USERTESTS_LINE.findall(out)
+    for test, status, rest in results:
+        h.record(f"{name} {test}", status == "ok", rest.strip())
+    problems = []
+    m = USERTESTS_SUMMARY.search(out)
+    if not m:
+        problems.append("no summary line")
+    elif int(m.group(1)) != len([r for r in results if r[1] == "ok"]) or int(m.group(1)) < 20:
+        problems.append(f"summary says {m.group(0)!r} with {len(results)} lines")
+    if "free_pages" not in [r[0] for r in results]:
+        problems.append("no free-page check")
+    if s.run("echo still here") != "still here\n":
+        problems.append("the shell did not survive")
+    s.q.send("poweroff\r")
+    s.q.wait_exit()
+    if s.q.exit_code != 0:
+        problems.append(f"QEMU exit status {s.q.exit_code}")
+    if h.bad_lines(s.q.output):
+        problems.append("kernel reported: " + h.bad_lines(s.q.output)[0])
+    h.record(f"{name} summary, shell survives, poweroff", not problems, "; ".join(problems))
+
+
 def run(h):
     shell_session(h)
+    usertests(h, "smp1", cpus=1)
+    usertests(h, "smp4", cpus=4)

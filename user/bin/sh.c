@@ -687,19 +687,33 @@ static void give_tty_to(pid_t pgid)
 		tcsetpgrp(0, pgid);
 }
 
-/* A single builtin or assignment runs in the shell itself, its redirections undone after. */
+/* Only NAME=value words: they set shell variables. */
+static int only_assignments(struct cmd *c)
+{
+	int i;
+
+	for (i = 0; i < c->nwords; i++)
+		if (!is_assignment(c->words[i]))
+			return 0;
+	return c->nwords > 0;
+}
+
+/*
+ * A single builtin, or only assignments, runs in the shell itself, its
+ * redirections undone after. -1: not one of those (fork and exec it).
+ */
 static int run_in_shell(struct cmd *c)
 {
 	int saved[3], i, status = 1, handled;
 	char **argv;
 
-	if (c->nwords > 0 && !is_assignment(c->words[0]) && !is_builtin(c->words[0]))
+	if (c->nwords > 0 && !only_assignments(c) && !is_builtin(c->words[0]))
 		return -1;
 	for (i = 0; i < 3; i++)
 		saved[i] = fcntl(i, F_DUPFD_CLOEXEC, 10);
 	if (apply_redirs(c) == 0) {
 		argv = expand_words(c, 0);
-		if (argv[0] && is_assignment(c->words[0])) {
+		if (only_assignments(c)) {
 			for (i = 0; argv[i]; i++) {
 				char *eq = strchr(argv[i], '=');
 
