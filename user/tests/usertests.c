@@ -156,7 +156,9 @@ static void t_exec_args(void)
 	exec_with(500, 10, 1);          /* many arguments */
 	exec_with(2, 20000, 1);         /* long arguments */
 	exec_with(1, 200000, 0);        /* too much: E2BIG, and the caller lives on */
-	exec_with(5000, 1, 0);          /* too many */
+#ifndef __GLIBC__
+	exec_with(5000, 1, 0);          /* too many: smpix takes 1024 (EXEC_MAX_PTRS); Linux, stack/4 */
+#endif
 }
 
 static void t_exec_bad(void)
@@ -361,8 +363,14 @@ static void t_long_names(void)
 static void t_bad_pointers(void)
 {
 	int fd = open("/etc/motd", O_RDONLY), p[2];
+#ifdef __GLIBC__
+	/* built for this host's Linux (x86-64 kernel): 0xC0000000 is user space to a 32-bit process there */
+	void *bad[] = { NULL, BAD_UNMAPPED, BAD_UNMAPPED };
+#else
 	void *bad[] = { NULL, BAD_KERNEL, BAD_UNMAPPED };
+#endif
 	struct timespec ts = { 0, 1 };
+	static char back[128];
 	unsigned i;
 
 	CHECK(fd >= 0);
@@ -372,14 +380,16 @@ static void t_bad_pointers(void)
 		CHECK(read(fd, bad[i], 10) < 0 && errno == EFAULT);
 		CHECK(write(p[1], bad[i], 10) < 0 && errno == EFAULT);
 		CHECK(open(bad[i], O_RDONLY) < 0 && errno == EFAULT);
-		CHECK(stat(bad[i], NULL) < 0 && errno == EFAULT);
-		CHECK(fstat(fd, bad[i]) < 0 && errno == EFAULT);
+		/* raw calls: glibc's stat wrappers copy the result in user space, and would fault there */
+		CHECK(syscall(__NR_stat64, bad[i], back) < 0 && errno == EFAULT);
+		CHECK(syscall(__NR_fstat64, fd, bad[i]) < 0 && errno == EFAULT);
 		CHECK(pipe(bad[i]) < 0 && errno == EFAULT);
 		CHECK(mkdir(bad[i], 0755) < 0 && errno == EFAULT);
 		CHECK(unlink(bad[i]) < 0 && errno == EFAULT);
 		CHECK(chdir(bad[i]) < 0 && errno == EFAULT);
 		CHECK(execve(bad[i], NULL, NULL) < 0 && errno == EFAULT);
-		CHECK(clock_gettime(CLOCK_MONOTONIC, bad[i]) < 0 && errno == EFAULT);
+		/* the raw call: on Linux glibc's clock_gettime runs in the vDSO and would fault itself */
+		CHECK(syscall(__NR_clock_gettime, CLOCK_MONOTONIC, bad[i]) < 0 && errno == EFAULT);
 		CHECK(sysinfo(bad[i]) < 0 && errno == EFAULT);
 		CHECK(syscall(__NR_getcwd, bad[i], 100) < 0 && errno == EFAULT);
 		CHECK(syscall(__NR_getdents64, open("/", O_RDONLY | O_DIRECTORY), bad[i], 1024) < 0 &&
@@ -585,7 +595,7 @@ static void t_concurrent_files_and_pipes(void)
 	char buf[512];
 	ssize_t n;
 
-	CHECK(sched_getaffinity(0, sizeof(mask), &mask) > 0);
+	CHECK(sched_getaffinity(0, sizeof(mask), &mask) >= 0);       /* glibc says 0, the raw call 4 */
 	for (i = 0; i < 32; i++)
 		ncpu += (mask >> i) & 1;
 	CHECK(pipe(p) == 0);
@@ -909,7 +919,7 @@ int main(int argc, char **argv)
 
 	if (argc >= 4 && strcmp(argv[1], "--args") == 0)
 		return check_args(argc, argv);
-	self = argv[0][0] == '/' ? argv[0] : "/bin/usertests";
+	self = strchr(argv[0], '/') ? argv[0] : "/bin/usertests";
 	mkdir("/tmp", 0777);
 	rmdir(TESTDIR);
 	if (mkdir(TESTDIR, 0755) < 0) {
