@@ -93,8 +93,8 @@ endef
 $(foreach s,$(UPROG_SRCS),$(eval $(call UPROG_RULE,$(s))))
 
 # ---- compat: ordinary C programs built against the host's glibc ------------------
-# user/compat/NAME.c -> /bin/compat-NAME, a static i386 glibc binary as any Linux user
-# would build it; it goes into the initrd's /bin with the other programs.
+# user/compat/NAME.c -> /bin/compat-NAME in the initrd, a static i386 glibc binary as
+# any Linux user would build it.
 # -z norelro: glibc's start-up mprotect()s its RELRO segment, and mprotect waits
 # for the address-space rework (branch fuzz); drop the flag once it lands.
 COMPAT_SRCS := $(wildcard user/compat/*.c)

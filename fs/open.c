@@ -90,14 +90,41 @@ static int fops_for(struct inode *inode, const struct file_operations **fops)
 	}
 }
 
-/* Find or create what an open() names: a referenced inode. */
+/* A symlink's target, in a fresh PATH_MAX buffer. */
+static int link_target(struct inode *link, char **out)
+{
+	char *buf;
+	int n;
+
+	if (!link->i_op || !link->i_op->readlink)
+		return -EINVAL;
+	buf = kmalloc(PATH_MAX);
+	if (!buf)
+		return -ENOMEM;
+	n = link->i_op->readlink(link, buf, PATH_MAX - 1);
+	if (n <= 0) {
+		kfree(buf);
+		return n < 0 ? n : -ENOENT;
+	}
+	buf[n] = '\0';
+	*out = buf;
+	return 0;
+}
+
+/*
+ * Find or create what an open() names: a referenced inode. With O_CREAT,
+ * a symlink at the end is followed, and if it dangles, what it names is
+ * created (relative to the link's directory), as Linux does; depth counts
+ * the links followed that way.
+ */
 static int open_lookup(const struct walk_start *s, const char *path, int flags, uint32_t mode,
-		       struct inode **out)
+		       struct inode **out, int depth)
 {
 	unsigned lf = (flags & O_NOFOLLOW ? 0 : LOOKUP_FOLLOW) | (flags & O_DIRECTORY ? LOOKUP_DIRECTORY : 0);
 	struct inode *dir, *inode;
 	struct qstr last;
 	bool slash, created;
+	char *target;
 	int r;
 
 	if (!(flags & O_CREAT))
@@ -112,18 +139,25 @@ static int open_lookup(const struct walk_start *s, const char *path, int flags, 
 	}
 	r = lookup_create(dir, &last, S_IFREG | (mode & 07777 & ~current->umask), flags & O_EXCL,
 			  &inode, &created);
-	iput(dir);
-	if (r < 0)
+	if (r < 0 || created || !S_ISLNK(inode->i_mode)) {
+		iput(dir);
+		*out = inode;
 		return r;
-	if (!created && S_ISLNK(inode->i_mode)) {
-		/* An existing symlink: open what it points to (O_NOFOLLOW: -ELOOP below). */
-		iput(inode);
-		if (flags & O_NOFOLLOW)
-			return -ELOOP;
-		return path_walk(s, path, LOOKUP_FOLLOW, out);
 	}
-	*out = inode;
-	return 0;
+	/* An existing symlink: open what it points to, or create it if it dangles. */
+	r = -ELOOP;
+	if (!(flags & O_NOFOLLOW) && depth < SYMLINK_MAX) {
+		r = path_walk(s, path, LOOKUP_FOLLOW, out);
+		if (r == -ENOENT && link_target(inode, &target) == 0) {
+			struct walk_start from_link = { s->root, dir };
+
+			r = open_lookup(&from_link, target, flags, mode, out, depth + 1);
+			kfree(target);
+		}
+	}
+	iput(inode);
+	iput(dir);
+	return r;
 }
 
 static int open_inode_checks(struct inode *inode, int flags)
@@ -147,7 +181,7 @@ static struct file *do_open(const struct walk_start *s, const char *path, int fl
 	struct inode *inode;
 	int r;
 
-	r = open_lookup(s, path, flags, mode, &inode);
+	r = open_lookup(s, path, flags, mode, &inode, 0);
 	if (r < 0) {
 		*err = r;
 		return NULL;

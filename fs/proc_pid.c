@@ -16,9 +16,11 @@
 #include "kernel/mm/memlayout.h"
 #include "kernel/mm/mm.h"
 #include "kernel/proc.h"
+#include "kernel/signal.h"
 #include "kernel/spinlock.h"
 #include "kernel/task.h"
 #include "kernel/uapi/errno.h"
+#include "kernel/uapi/signal.h"
 
 #define USER_HZ 100             /* the unit of times in /proc/PID/stat, as on Linux i386 */
 
@@ -107,9 +109,9 @@ struct pid_snapshot {
 	int pid, ppid, pgid, sid, cpu;
 	char state;
 	char name[TASK_NAME_LEN];
-	uint64_t sig_pending, sig_blocked;      /* bit n-1 is signal n, as Linux prints them */
 	uint32_t cpus_allowed;
-	uint64_t runtime_ns, switches;
+	uint64_t sig_pending, sig_blocked, sig_ignored, sig_caught;     /* bit n-1: signal n */
+	uint64_t runtime_ns, switches, start_ns;
 	uint32_t vm_pages, brk_start, brk;
 };
 
@@ -127,13 +129,27 @@ static bool snapshot(int pid, struct pid_snapshot *s)
 		s->cpu = t->cpu;
 		s->state = state_letter(t);
 		strlcpy(s->name, t->name, sizeof(s->name));
-		s->pgid = t->pgid;      /* under proc_lock, held */
+		s->pgid = t->pgid;
 		s->sid = t->sid;
-		s->sig_pending = READ_ONCE(t->sig.pending);     /* for display: a torn read is harmless */
+		/*
+		 * The signal sets are read without t->sig.lock (not taken under
+		 * tasks_lock anywhere else): a display may be one signal behind.
+		 */
+		s->sig_pending = READ_ONCE(t->sig.pending);
 		s->sig_blocked = READ_ONCE(t->sig.blocked);
+		s->sig_ignored = s->sig_caught = 0;
+		for (int sig = 1; sig <= _NSIG; sig++) {
+			uint32_t h = READ_ONCE(t->sig.action[sig - 1].sa_handler);
+
+			if (h == SIG_IGN)
+				s->sig_ignored |= 1ull << (sig - 1);
+			else if (h != SIG_DFL)
+				s->sig_caught |= 1ull << (sig - 1);
+		}
 		s->cpus_allowed = t->cpus_allowed;
 		s->runtime_ns = t->runtime_ns;
 		s->switches = t->switches;
+		s->start_ns = t->start_ns;
 		/*
 		 * mm is the process's own to replace (execve) without these locks:
 		 * these few words are for display, and a struct mm stays readable
@@ -150,8 +166,8 @@ static bool snapshot(int pid, struct pid_snapshot *s)
 
 /*
  * /proc/PID/stat: one line, Linux's 52 fields in Linux's order (man 5 proc).
- * Fields smpix does not have (page faults, signals caught)
- * are 0, as Linux shows for a process that has none.
+ * Fields smpix does not have (page faults, a controlling tty, separate user
+ * and system time) are 0, as Linux shows for a process that has none.
  */
 void proc_show_pid_stat(struct procbuf *pb, void *arg)
 {
@@ -165,12 +181,14 @@ void proc_show_pid_stat(struct procbuf *pb, void *arg)
 	procbuf_printf(pb, "%d (%s) %c %d %d %d 0 -1 0 ", s.pid, s.name, s.state, s.ppid, s.pgid, s.sid);
 	/* 10 minflt, 11 cminflt, 12 majflt, 13 cmajflt, 14 utime, 15 stime, 16 cutime, 17 cstime */
 	procbuf_printf(pb, "0 0 0 0 %llu 0 0 0 ", ticks);
-	/* 18 priority, 19 nice, 20 num_threads, 21 itrealvalue, 22 starttime, 23 vsize, 24 rss */
-	procbuf_printf(pb, "20 0 1 0 0 %u %u ", s.vm_pages * PAGE_SIZE, s.vm_pages);
+	/* 18 priority, 19 nice, 20 num_threads, 21 itrealvalue, 22 starttime (ticks since boot), 23 vsize, 24 rss */
+	procbuf_printf(pb, "20 0 1 0 %llu %u %u ", s.start_ns / (1000000000ull / USER_HZ),
+		       s.vm_pages * PAGE_SIZE, s.vm_pages);
 	/* 25 rsslim, 26 startcode, 27 endcode, 28 startstack, 29 kstkesp, 30 kstkeip */
 	procbuf_printf(pb, "4294967295 0 0 0 0 0 ");
-	/* 31 signal, 32 blocked, 33 sigignore, 34 sigcatch (bit n-1 is signal n), 35 wchan */
-	procbuf_printf(pb, "%u %u 0 0 0 ", (uint32_t)s.sig_pending, (uint32_t)s.sig_blocked);
+	/* 31 signal, 32 blocked, 33 sigignore, 34 sigcatch (the first 32 signals, bit n-1), 35 wchan */
+	procbuf_printf(pb, "%u %u %u %u 0 ", (uint32_t)s.sig_pending, (uint32_t)s.sig_blocked,
+		       (uint32_t)s.sig_ignored, (uint32_t)s.sig_caught);
 	/* 36 nswap, 37 cnswap, 38 exit_signal, 39 processor, 40 rt_priority, 41 policy */
 	procbuf_printf(pb, "0 0 17 %d 0 0 ", s.cpu);
 	/* 42 delayacct_blkio_ticks, 43 guest_time, 44 cguest_time, 45 start_data, 46 end_data */
@@ -199,11 +217,11 @@ void proc_show_pid_status(struct procbuf *pb, void *arg)
 	procbuf_printf(pb, "VmRSS:\t%8u kB\n", s.vm_pages * (PAGE_SIZE / 1024));
 	procbuf_printf(pb, "VmData:\t%8u kB\n", (s.brk - s.brk_start) / 1024);
 	procbuf_printf(pb, "Threads:\t1\n");
-	procbuf_printf(pb, "SigPnd:\t%016llx\n", (unsigned long long)s.sig_pending);
-	procbuf_printf(pb, "ShdPnd:\t0000000000000000\n");
-	procbuf_printf(pb, "SigBlk:\t%016llx\n", (unsigned long long)s.sig_blocked);
-	procbuf_printf(pb, "SigIgn:\t0000000000000000\n");
-	procbuf_printf(pb, "SigCgt:\t0000000000000000\n");
+	procbuf_printf(pb, "SigPnd:\t%016llx\n", s.sig_pending);
+	procbuf_printf(pb, "ShdPnd:\t%016llx\n", s.sig_pending);     /* one thread: the same set */
+	procbuf_printf(pb, "SigBlk:\t%016llx\n", s.sig_blocked);
+	procbuf_printf(pb, "SigIgn:\t%016llx\n", s.sig_ignored);
+	procbuf_printf(pb, "SigCgt:\t%016llx\n", s.sig_caught);
 	procbuf_printf(pb, "Cpus_allowed:\t%x\n", s.cpus_allowed);
 	procbuf_printf(pb, "voluntary_ctxt_switches:\t%llu\n", s.switches);
 	procbuf_printf(pb, "nonvoluntary_ctxt_switches:\t0\n");

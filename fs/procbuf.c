@@ -37,8 +37,11 @@ void procbuf_write(struct procbuf *pb, const void *data, size_t n)
 
 int procbuf_fill(struct procbuf *pb, void (*show)(struct procbuf *pb, void *arg), void *arg)
 {
-	/* Start at a page: nearly every file fits, and a large one costs a few retries only. */
-	for (size_t size = 4096; size <= PROCBUF_MAX; size *= 2) {
+	/*
+	 * Start small: most files fit in 1 KiB, and the larger ones (cpuinfo,
+	 * bkl, syscalls) take the retry path on every read, so it is always tested.
+	 */
+	for (size_t size = 1024; size <= PROCBUF_MAX; size *= 2) {
 		pb->buf = kmalloc(size);
 		if (!pb->buf)
 			return -ENOMEM;

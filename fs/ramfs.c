@@ -289,6 +289,8 @@ static int ramfs_rename(struct inode *old_dir, const struct qstr *old_name,
 	need_i_mutex(new_dir, __func__);
 	if (!d)
 		return -ENOENT;
+	if (new_dir->i_nlink == 0)
+		return -ENOENT;         /* removed while we walked to it: nothing may be put there */
 	inode = d->inode;
 	victim = find_entry(new_dir, new_name);
 	if (victim && victim->inode == inode)

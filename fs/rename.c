@@ -91,6 +91,7 @@ struct rename_plan {
 	struct inode *old, *victim;     /* referenced; victim may be NULL */
 	bool old_above_new_dir;         /* old is a directory that contains the new parent */
 	bool victim_above_old_dir;      /* victim is a directory that contains the old parent */
+	bool victim_locked;             /* we hold victim's i_mutex (a directory to be replaced) */
 };
 
 static int rename_plan(struct parent *op, struct parent *np, struct rename_plan *pl)
@@ -109,6 +110,7 @@ static int rename_plan(struct parent *op, struct parent *np, struct rename_plan 
 	pl->old_above_new_dir = S_ISDIR(pl->old->i_mode) && is_ancestor(pl->old, np->dir);
 	pl->victim_above_old_dir = pl->victim && S_ISDIR(pl->victim->i_mode) &&
 				   is_ancestor(pl->victim, op->dir);
+	pl->victim_locked = false;
 	return 0;
 }
 
@@ -118,11 +120,15 @@ static void rename_plan_put(struct rename_plan *pl)
 	iput(pl->old);
 }
 
-/* With both directories locked: Linux's checks for moving old over victim. */
+/*
+ * With both directories locked: Linux's checks for moving old over victim.
+ * A directory victim is locked here and stays locked until the rename is
+ * done (pl->victim_locked): otherwise a file could be made in it between
+ * "it is empty" and its removal, and be lost with it.
+ */
 static int rename_checks(struct parent *op, struct parent *np, struct rename_plan *pl)
 {
 	struct inode *old = pl->old, *victim = pl->victim;
-	bool empty;
 
 	if (is_mount_busy(old) || (victim && is_mount_busy(victim)))
 		return -EBUSY;
@@ -141,9 +147,8 @@ static int rename_checks(struct parent *op, struct parent *np, struct rename_pla
 	if (pl->victim_above_old_dir)
 		return -ENOTEMPTY;      /* it contains old, and locking it now would break the order */
 	mutex_lock(&victim->i_mutex);   /* a child of the new parent: parent before child */
-	empty = dir_is_empty(victim);
-	mutex_unlock(&victim->i_mutex);
-	return empty ? 0 : -ENOTEMPTY;
+	pl->victim_locked = true;
+	return dir_is_empty(victim) ? 0 : -ENOTEMPTY;
 }
 
 /* Under vfs_rename_mutex: plan, lock, check that the plan still holds, rename. -EAGAIN: plan again. */
@@ -176,6 +181,8 @@ static int rename_locked(struct parent *op, struct parent *np)
 	if (r == 0 && pl.victim != pl.old)
 		r = op->dir->i_op->rename ? op->dir->i_op->rename(op->dir, &op->last, np->dir, &np->last)
 					  : -EPERM;
+	if (pl.victim_locked)
+		mutex_unlock(&pl.victim->i_mutex);
 	unlock_two(op->dir, np->dir);
 	rename_plan_put(&pl);
 	return r;

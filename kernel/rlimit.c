@@ -4,6 +4,7 @@
  * user stack, and "unlimited" where nothing limits a process) and refuses
  * to change them (-EPERM) rather than pretend a new limit holds.
  */
+#include "fs/fdtable.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/proc.h"
@@ -17,7 +18,7 @@
 #define RLIM_INFINITY   0xFFFFFFFFu             /* ugetrlimit, setrlimit */
 #define RLIM64_INFINITY 0xFFFFFFFFFFFFFFFFull   /* prlimit64 */
 #define OLD_RLIM_INFINITY 0x7FFFFFFFu           /* the old getrlimit(76) */
-#define NOFILE_DEFAULT 1024                     /* what the file table will allow (the VFS) */
+#define NOFILE_DEFAULT FD_MAX                   /* what the descriptor table allows (fs/fdtable.h) */
 
 struct rlimit32 {
 	uint32_t cur, max;

@@ -7,6 +7,7 @@
 #include "kernel/mm/memlayout.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/panic.h"
+#include "kernel/timer.h"
 #include "kernel/x86/trap.h"
 
 /* Protects all_tasks and next_pid. */
@@ -39,6 +40,7 @@ struct task *task_alloc(const char *name)
 	t->lock_depth = -1;             /* does not hold the BKL */
 	t->cpus_allowed = CPU_MASK_ALL;
 	t->migrate_to = -1;
+	t->start_ns = clock_ns();
 	list_init(&t->run_link);
 	list_init(&t->sleep_link);
 	list_init(&t->children);

@@ -75,6 +75,7 @@ struct task {
 	struct wait_queue child_exit;   /* a child of ours became a zombie */
 	bool killed;                    /* a fatal signal: exit at the next return to user mode */
 	bool exited;                    /* exit_status is final: a zombie for its parent to reap */
+	uint64_t start_ns;              /* clock_ns() when it was made: /proc/PID/stat's starttime */
 	/* Its program's path and arguments (kernel/exec_info.c); changed under tasks_lock. */
 	struct exec_info *exec_info;
 

@@ -158,9 +158,41 @@ def console_read(h):
     h.record(name, not problems, "; ".join(problems))
 
 
+COMPAT_FILES = [r"^files: stdio wrote and read back: line 2 of 3$", r"^files: stat says 36 bytes, mode 644$",
+                r"^files: the directory lists 4 names; soft -> renamed\.txt$",
+                r"^files: a dup shares the position: byte 5 is '1'; all ok$"]
+
+
+def compat_files(h):
+    """A glibc program (gcc -m32 -static) using files: the same lines on smpix as on this Linux host."""
+    for where in ("Linux host", "smpix"):
+        name = f"vfs[glibc program with files: compat-files on {where}]"
+        if not h.wanted(name):
+            continue
+        exe = os.path.join(h.BUILD, "ubin", "compat-files")
+        if where == "Linux host":
+            try:
+                p = subprocess.run([exe], capture_output=True, text=True, timeout=60)
+                out, ok_exit = p.stdout, p.returncode == 0
+            except (OSError, subprocess.TimeoutExpired) as e:
+                out, ok_exit = str(e), False
+        else:
+            q = h.Qemu("vfs-compat-files", append="init=/bin/compat-files", cpus=2, timeout=90)
+            q.expect(INIT_EXIT)
+            q.wait_exit()
+            out = q.output
+            m = re.search(INIT_EXIT, out, re.M)
+            ok_exit = bool(m) and int(m.group(1), 16) == 0 and not h.bad_lines(out)
+        missing = [p for p in COMPAT_FILES if not re.search(p, out, re.M)]
+        problems = [f"no line /{p}/" for p in missing[:1]] + ([] if ok_exit else ["did not exit with status 0"])
+        problems += [l for l in out.splitlines() if "files: FAIL" in l][:1]
+        h.record(name, not problems, "; ".join(problems))
+
+
 def run(h):
     vfstest_on_linux(h)
     vfstest(h, "smp4", cpus=4)
     vfstest(h, "smp1", cpus=1)
     hand_made_initrd(h)
     console_read(h)
+    compat_files(h)

@@ -60,7 +60,7 @@ def on_linux(h, suite, min_tests):
 def proctest(h, label, cpus, ioctl=None):
     """proctest as init, plus what only the boot log knows: the CPUs, their APIC ids, the ioctl= word."""
     append = f"ioctl={ioctl}" if ioctl else ""
-    out = guest_suite(h, "proctest", label, cpus=cpus, min_tests=20, append=append)
+    out = guest_suite(h, "proctest", label, cpus=cpus, min_tests=21, append=append)
     if out is None:
         return
     name = f"proctest[{label}] cpuinfo and ioctl_mode agree with the boot"
@@ -81,9 +81,9 @@ def proctest(h, label, cpus, ioctl=None):
 
 
 def run(h):
-    on_linux(h, "pipetest", 20)
-    guest_suite(h, "pipetest", "smp4", cpus=4, min_tests=21)
-    guest_suite(h, "pipetest", "smp1", cpus=1, min_tests=21)
-    on_linux(h, "proctest", 11)
+    on_linux(h, "pipetest", 21)
+    guest_suite(h, "pipetest", "smp4", cpus=4, min_tests=22)
+    guest_suite(h, "pipetest", "smp1", cpus=1, min_tests=22)
+    on_linux(h, "proctest", 12)
     proctest(h, "smp4-serialized", cpus=4, ioctl="serialized")
     proctest(h, "smp2-bad-ioctl-word", cpus=2, ioctl="bogus")

@@ -138,6 +138,55 @@ static void t_pipe2_flags(void)
 	CHECK(make_pipe(p, 0x40000000) == -EINVAL);
 }
 
+/*
+ * O_CLOEXEC across a real exec: the child runs this program again (through
+ * /proc/self/exe, on smpix and on Linux alike) to check that the read end is
+ * closed in the new program and the plain write end is not.
+ */
+static void t_cloexec_across_exec(void)
+{
+	int p[2], q[2], pid, status;
+	char rd[16], wr[16];
+
+	CHECK(make_pipe(p, O_CLOEXEC) == 0);
+	CHECK(make_pipe(q, 0) == 0);
+	snprintf(rd, sizeof(rd), "%d", p[0]);
+	snprintf(wr, sizeof(wr), "%d", q[1]);
+	pid = gt_fork();
+	if (pid == 0) {
+		char *argv[] = { "pipetest", "--after-exec", rd, wr, 0 };
+		char *envp[] = { 0 };
+
+		SYS3(__NR_execve, "/proc/self/exe", argv, envp);
+		gt_exit(99);            /* exec failed */
+	}
+	CHECK(pid > 0);
+	status = gt_wait(pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	gt_close(p[0]);
+	gt_close(p[1]);
+	gt_close(q[0]);
+	gt_close(q[1]);
+}
+
+/* The exec'd half: argv[2] must be closed, argv[3] open and still a pipe's write end. */
+static int after_exec(char **argv)
+{
+	int closed = 0, open = 0;
+
+	for (const char *c = argv[2]; *c; c++)
+		closed = closed * 10 + (*c - '0');
+	for (const char *c = argv[3]; *c; c++)
+		open = open * 10 + (*c - '0');
+	if (SYS2(__NR_fcntl64, closed, F_GETFD) != -EBADF)
+		return 1;
+	if (SYS2(__NR_fcntl64, open, F_GETFD) != 0)
+		return 2;
+	if ((SYS2(__NR_fcntl64, open, F_GETFL) & O_ACCMODE) != O_WRONLY)
+		return 3;
+	return gt_write(open, "e", 1) == 1 ? 0 : 4;
+}
+
 /* ---- bad input ---------------------------------------------------------------------- */
 
 /* A failed pipe() must not leave descriptors behind: the next pipe gets the same numbers. */
@@ -652,6 +701,8 @@ int main(int argc, char **argv)
 {
 	bool on_smpix = !ON_LINUX;
 
+	if (argc == 4 && strcmp(argv[1], "--after-exec") == 0)
+		gt_exit(after_exec(argv));
 	gt_start("pipetest");
 	gt_run("basic", t_basic);
 	/* Counted once the first pipe has come and gone and boot's last objects are freed. */
@@ -660,6 +711,7 @@ int main(int argc, char **argv)
 	gt_run("fstat_is_fifo", t_fstat_is_fifo);
 	gt_run("eof_after_data", t_eof_after_data);
 	gt_run("pipe2_flags", t_pipe2_flags);
+	gt_run("cloexec_across_exec", t_cloexec_across_exec);
 	gt_run("bad_fd_array", t_bad_fd_array);
 	gt_run("bad_buffers", t_bad_buffers);
 	gt_run("bad_fds", t_bad_fds);

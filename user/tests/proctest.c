@@ -339,6 +339,7 @@ static void t_pid_stat(void)
 {
 	char path[64], *f[64];
 	int pid = (int)SYS0(__NR_getpid), child, n, status;
+	long my_start;
 	char comm[32];
 
 	CHECK(read_file("/proc/self/stat", text, sizeof(text)) > 0);
@@ -351,6 +352,9 @@ static void t_pid_stat(void)
 	CHECK(field_num(f[3]) == SYS0(__NR_getppid));
 	CHECK(field_num(f[19]) == 1);            /* num_threads */
 	CHECK(field_num(f[38]) >= 0 && field_num(f[38]) < ncpus);     /* processor */
+
+	my_start = field_num(f[21]);
+	CHECK(my_start >= 0);
 
 	/* Another process's: a sleeping child. */
 	child = gt_fork();
@@ -367,6 +371,7 @@ static void t_pid_stat(void)
 	CHECK(field_num(f[0]) == child);
 	CHECK(strcmp(f[2], "S") == 0);
 	CHECK(field_num(f[3]) == pid);
+	CHECK(field_num(f[21]) >= my_start);    /* starttime: the child was born after us */
 	status = gt_wait(child);
 	CHECK(WIFEXITED(status));
 	/* Gone: its directory with it. */
@@ -395,6 +400,49 @@ static void t_pid_status(void)
 		}
 	}
 	CHECK(name && pid && ppid && state);
+}
+
+/* struct sigaction as rt_sigaction takes it on i386. */
+struct gt_sigaction {
+	uint32_t handler, flags, restorer;
+	uint32_t mask[2];
+};
+
+/* A child that ignores SIGPIPE shows it in SigIgn (bit 12: signal 13), in status and stat. */
+static void t_pid_signal_sets(void)
+{
+	int pid, status;
+
+	pid = gt_fork();
+	if (pid == 0) {
+		struct gt_sigaction ign = { 1 /* SIG_IGN */, 0, 0, { 0, 0 } };
+		char *f[64], *p = text, *line;
+		int ok = 0;
+
+		if (SYS4(__NR_rt_sigaction, SIGPIPE, &ign, 0, 8) != 0)
+			gt_exit(2);
+		if (read_file("/proc/self/status", text, sizeof(text)) <= 0)
+			gt_exit(3);
+		while ((line = next_line(&p))) {
+			uint64_t set = 0;
+			const char *h = line + 8;
+
+			if (!starts_with(line, "SigIgn:\t") || strlen(h) != 16)
+				continue;
+			for (; *h; h++)
+				set = set << 4 | (uint64_t)(*h >= 'a' ? *h - 'a' + 10 : *h - '0');
+			ok = (set >> (SIGPIPE - 1)) & 1;
+		}
+		if (!ok)
+			gt_exit(4);
+		if (read_file("/proc/self/stat", text, sizeof(text)) <= 0 || stat_fields(text, f, 64) < 52)
+			gt_exit(5);
+		gt_exit((field_num(f[32]) & 0x1000) ? 0 : 6);  /* field 33, sigignore */
+	}
+	CHECK(pid > 0);
+	status = gt_wait(pid);
+	CHECK(WIFEXITED(status));
+	CHECK(WEXITSTATUS(status) == 0);
 }
 
 static void t_pid_cmdline_exe(void)
@@ -718,6 +766,7 @@ int main(int argc, char **argv)
 	gt_run("self", t_self);
 	gt_run("pid_stat", t_pid_stat);
 	gt_run("pid_status", t_pid_status);
+	gt_run("pid_signal_sets", t_pid_signal_sets);
 	gt_run("pid_cmdline_exe", t_pid_cmdline_exe);
 	gt_run("readdir", t_readdir);
 	gt_run("bad_input", t_bad_input);

@@ -696,6 +696,15 @@ static void t_symlink(void)
 	CHECK(S_ISDIR(st.st_mode));
 	EXPECT(SC(__NR_symlink, "dangling-nowhere", P("sd/dang")), 0);
 	EXPECT(sys_stat(P("sd/dang"), &st), -ENOENT);
+	/* O_CREAT through a dangling link makes what it names; O_EXCL refuses any link. */
+	EXPECT(sys_open(P("sd/dang"), O_WRONLY | O_CREAT | O_EXCL, 0644), -EEXIST);
+	EXPECT(sys_open(P("sd/dang"), O_WRONLY | O_CREAT | O_NOFOLLOW, 0644), -ELOOP);
+	fd = sys_open(P("sd/dang"), O_WRONLY | O_CREAT, 0644);
+	CHECK(fd >= 0);
+	sys_close(fd);
+	EXPECT(sys_stat(P("sd/dangling-nowhere"), &st), 0);
+	CHECK(S_ISREG(st.st_mode));
+	EXPECT(sys_unlink(P("sd/dangling-nowhere")), 0);
 	EXPECT(SC(__NR_symlink, "loop", P("sd/loop")), 0);
 	EXPECT(sys_open(P("sd/loop"), O_RDONLY, 0), -ELOOP);
 	EXPECT(sys_stat(P("sd/loop/x"), &st), -ELOOP);
@@ -994,6 +1003,90 @@ static void t_misc(void)
 	end();
 }
 
+/* Every call that takes a path answers -EFAULT for a bad one; every call that takes an fd, -EBADF. */
+static void t_bad_everywhere(void)
+{
+	static const void *const bad[] = { NULL, BAD_PTR, (void *)0xFFFFFFF0 };
+	struct stat64 st;
+	char buf[64];
+	int64_t off;
+
+	begin("efault-every-path");
+	EXPECT(write_file(P("ok"), "x"), 0);
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const void *b = bad[i];
+
+		EXPECT(sys_open(b, O_RDONLY, 0), -EFAULT);
+		EXPECT(SC(__NR_openat, AT_FDCWD, b, O_RDONLY, 0), -EFAULT);
+		EXPECT(SC(__NR_creat, b, 0644), -EFAULT);
+		EXPECT(sys_stat(b, &st), -EFAULT);
+		EXPECT(sys_lstat(b, &st), -EFAULT);
+		EXPECT(SC(__NR_fstatat64, AT_FDCWD, b, &st, 0), -EFAULT);
+		EXPECT(sys_mkdir(b, 0755), -EFAULT);
+		EXPECT(SC(__NR_mkdirat, AT_FDCWD, b, 0755), -EFAULT);
+		EXPECT(sys_rmdir(b), -EFAULT);
+		EXPECT(sys_unlink(b), -EFAULT);
+		EXPECT(SC(__NR_unlinkat, AT_FDCWD, b, 0), -EFAULT);
+		EXPECT(SC(__NR_link, b, P("x")), -EFAULT);
+		EXPECT(SC(__NR_link, P("ok"), b), -EFAULT);
+		EXPECT(SC(__NR_linkat, AT_FDCWD, b, AT_FDCWD, P("x"), 0), -EFAULT);
+		EXPECT(SC(__NR_rename, b, P("x")), -EFAULT);
+		EXPECT(SC(__NR_rename, P("ok"), b), -EFAULT);
+		EXPECT(SC(__NR_renameat, AT_FDCWD, P("ok"), AT_FDCWD, b), -EFAULT);
+		EXPECT(SC(__NR_symlink, b, P("x")), -EFAULT);
+		EXPECT(SC(__NR_symlink, "t", b), -EFAULT);
+		EXPECT(SC(__NR_symlinkat, "t", AT_FDCWD, b), -EFAULT);
+		EXPECT(SC(__NR_readlink, b, buf, sizeof(buf)), -EFAULT);
+		EXPECT(SC(__NR_readlinkat, AT_FDCWD, b, buf, sizeof(buf)), -EFAULT);
+		EXPECT(sys_chdir(b), -EFAULT);
+		EXPECT(SC(__NR_access, b, F_OK), -EFAULT);
+		EXPECT(SC(__NR_faccessat, AT_FDCWD, b, F_OK), -EFAULT);
+		EXPECT(SC(__NR_truncate, b, 0), -EFAULT);
+		EXPECT(SC(__NR_truncate64, b, 0, 0), -EFAULT);
+		EXPECT(SC(__NR_mknod, b, S_IFREG | 0600, 0), -EFAULT);
+		EXPECT(SC(__NR_mknodat, AT_FDCWD, b, S_IFREG | 0600, 0), -EFAULT);
+		EXPECT(SC(__NR_chmod, b, 0600), -EFAULT);
+		EXPECT(SC(__NR_execve, b, 0, 0), -EFAULT);
+	}
+	EXPECT(sys_unlink(P("ok")), 0);
+	end();
+
+	begin("ebadf-every-fd");
+	{
+		static const int fds[] = { -1, 77, 255, 256, 100000 };
+
+		for (unsigned i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
+			int fd = fds[i];
+
+			EXPECT(sys_read(fd, buf, 1), -EBADF);
+			EXPECT(sys_write(fd, buf, 1), -EBADF);
+			EXPECT(sys_close(fd), -EBADF);
+			EXPECT(SC(__NR_readv, fd, buf, 0), -EBADF);
+			EXPECT(SC(__NR_writev, fd, buf, 0), -EBADF);
+			EXPECT(SC(__NR_pread64, fd, buf, 1, 0, 0), -EBADF);
+			EXPECT(SC(__NR_pwrite64, fd, buf, 1, 0, 0), -EBADF);
+			EXPECT(sys_lseek(fd, 0, SEEK_SET), -EBADF);
+			EXPECT(SC(__NR__llseek, fd, 0, 0, &off, SEEK_SET), -EBADF);
+			EXPECT(sys_fstat(fd, &st), -EBADF);
+			EXPECT(SC(__NR_fstatat64, fd, "rel", &st, 0), -EBADF);
+			EXPECT(SC(__NR_openat, fd, "rel", O_RDONLY, 0), -EBADF);
+			EXPECT(SC(__NR_mkdirat, fd, "rel", 0755), -EBADF);
+			EXPECT(SC(__NR_unlinkat, fd, "rel", 0), -EBADF);
+			EXPECT(SC(__NR_getdents64, fd, buf, sizeof(buf)), -EBADF);
+			EXPECT(SC(__NR_fchdir, fd), -EBADF);
+			EXPECT(SC(__NR_dup, fd), -EBADF);
+			EXPECT(SC(__NR_dup2, fd, 20), -EBADF);
+			EXPECT(SC(__NR_dup3, fd, 20, 0), -EBADF);
+			EXPECT(SC(__NR_fcntl64, fd, F_GETFL, 0), -EBADF);
+			EXPECT(SC(__NR_ftruncate, fd, 0), -EBADF);
+			EXPECT(SC(__NR_fchmod, fd, 0600), -EBADF);
+			EXPECT(SC(__NR_fsync, fd), -EBADF);
+			EXPECT(SC(__NR_ioctl, fd, FIONREAD, buf), -EBADF);
+		}
+	}
+	end();
+}
+
 /* EMFILE: one process may hold FD_MAX descriptors (Linux: RLIMIT_NOFILE, set to 256 here). */
 static void t_emfile(void)
 {
@@ -1010,7 +1103,10 @@ static void t_emfile(void)
 			SC(75, 7, lim);         /* setrlimit(RLIMIT_NOFILE): Linux only */
 		while ((r = sys_open(P("many"), O_RDONLY, 0)) >= 0)
 			n++;
-		/* 0, 1, 2 and whatever the parent had open are not counted in n. */
+		/* The limit getrlimit reports is the table's: its last slot can be named, the next not. */
+		if (SC(__NR_ugetrlimit, 7, lim) != 0 || SC(__NR_dup2, 0, lim[0]) != -EBADF ||
+		    SC(__NR_dup2, 0, lim[0] - 1) != (long)lim[0] - 1)
+			sys_exit(2);
 		sys_exit(r == -EMFILE && n > 200 && n < 256 && SC(__NR_dup, 0) == -EMFILE &&
 			 SC(__NR_fcntl64, 0, F_DUPFD, 0) == -EMFILE ? 0 : 1);
 	}
@@ -1399,6 +1495,7 @@ static void run_all(void)
 	t_paths_cwd();
 	t_dup_fcntl();
 	t_misc();
+	t_bad_everywhere();
 	t_emfile();
 	t_enfile();
 	t_fork_exec();
@@ -1416,7 +1513,8 @@ static void rm_rf(const char *path)
 	if (sys_lstat(path, &st) < 0)
 		return;
 	if (!S_ISDIR(st.st_mode)) {
-		sys_unlink(path);
+		if (sys_unlink(path) < 0)
+			say("vfstest: cannot remove %s\n", path);
 		return;
 	}
 	for (;;) {
@@ -1438,7 +1536,8 @@ static void rm_rf(const char *path)
 		if (!any)
 			break;
 	}
-	sys_rmdir(path);
+	if (sys_rmdir(path) < 0)
+		say("vfstest: cannot remove %s: %d\n", path, sys_rmdir(path));
 }
 
 /* Run the suite in a child (so its descriptors and memory are all given back), then reap everything. */
