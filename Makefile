@@ -74,6 +74,14 @@ $(BUILD)/user/%.c.o: user/%.c
 	@$(if $(Q),echo "  UCC     $<")
 	$(Q)$(CC) $(UCFLAGS) -c $< -o $@
 
+# The fuzzer's pool of system calls: every number in kernel/uapi/unistd.h, so a new call
+# is fuzzed from the day it is added (user/tests/fuzz.c includes the generated list).
+$(BUILD)/gen/fuzz_syscalls.h: kernel/uapi/unistd.h
+	@mkdir -p $(dir $@)
+	$(Q)sed -n 's/^#define __NR_\([a-z0-9_]*\)[[:space:]]\{1,\}\([0-9]\{1,\}\).*/FUZZ_CALL(\1, \2)/p' $< > $@
+$(BUILD)/user/tests/fuzz.c.o: $(BUILD)/gen/fuzz_syscalls.h
+$(BUILD)/user/tests/fuzz.c.o: UCFLAGS += -I$(BUILD)/gen
+
 $(BUILD)/user/klib/%.c.o: kernel/lib/%.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  UCC     $<")
@@ -219,7 +227,7 @@ $(BUILD)/vfstest-linux: user/tests/vfstest.c $(wildcard kernel/uapi/*.h)
 	$(Q)$(HOSTCC) -m32 -static -O1 -Wall -Wextra -Werror -DVFSTEST_LINUX -I. -o $@ $<
 
 # The pipe and procfs tests likewise (user/tests/gtest.h gives them raw syscalls on both).
-GTESTS_LINUX := $(BUILD)/pipetest-linux $(BUILD)/proctest-linux
+GTESTS_LINUX := $(BUILD)/pipetest-linux $(BUILD)/proctest-linux $(BUILD)/ioctltest-linux
 $(GTESTS_LINUX): $(BUILD)/%-linux: user/tests/%.c user/tests/gtest.h $(wildcard kernel/uapi/*.h)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $< (Linux, i386, static)")
@@ -231,6 +239,13 @@ test: test-tools all iso hosttest $(BUILD)/vfstest-linux $(GTESTS_LINUX)
 
 test-tools:
 	@tools/need.sh $(QEMU) $(PYTHON) cpio grub-mkrescue xorriso mformat
+
+# The syscall fuzzer for as long as you like: make fuzz SECONDS=600 CPUS=4 SEED=1234 (SEED=0: a new one).
+SECONDS ?= 60
+SEED    ?= 0
+fuzz: all
+	@tools/need.sh $(QEMU) $(PYTHON)
+	SECONDS_=$(SECONDS) CPUS=$(CPUS) SEED=$(SEED) MEM=$(MEM) APPEND="$(APPEND)" $(PYTHON) tools/fuzz.py
 
 bench: all
 	@echo "make bench: the benchmark arrives with the ioctl scaling work (see docs/)"; false
@@ -253,10 +268,10 @@ clean:
 
 help:
 	@sed -n '/^## /s/^## //p' README.md | head -0
-	@echo "targets: all qemu qemu-gdb gdb iso qemu-iso test bench deps compile_commands.json clean"
-	@echo "variables: CPUS=$(CPUS) MEM=$(MEM) ACCEL=$(ACCEL) APPEND='$(APPEND)' GDBPORT=$(GDBPORT)"
+	@echo "targets: all qemu qemu-gdb gdb iso qemu-iso test fuzz bench deps compile_commands.json clean"
+	@echo "variables: CPUS=$(CPUS) MEM=$(MEM) ACCEL=$(ACCEL) APPEND='$(APPEND)' GDBPORT=$(GDBPORT) SECONDS=$(SECONDS) SEED=$(SEED)"
 
-.PHONY: all qemu qemu-gdb gdb iso qemu-iso test test-tools build-tools hosttest bench deps clean help \
+.PHONY: all qemu qemu-gdb gdb iso qemu-iso test test-tools build-tools fuzz hosttest bench deps clean help \
 	compile_commands.json
 .DELETE_ON_ERROR:
 

@@ -1,145 +1,71 @@
 /*
- * /dev/console: the simplest terminal. write() prints through printk (so a
- * line stays whole among other CPUs' output); read() sleeps until a whole line
- * has been typed (or as many bytes as it asked for) and returns it. Typed
- * characters are echoed, and Enter (CR) reads as '\n', as a terminal in its
- * default mode would do. The drivers issue replaces this with a tty line
- * discipline (erase, kill, ^C, raw mode).
+ * The console terminal: one tty (drivers/tty.c) on COM1 and the VGA text
+ * screen, reached as /dev/console and /dev/ttyS0, and as /dev/tty by the
+ * processes of the session it controls. Serial input arrives by interrupt
+ * and goes to the tty's flip buffer; output goes to both screens.
  */
 #include "drivers/console.h"
 
 #include "drivers/serial.h"
+#include "drivers/tty.h"
 #include "fs/chrdev.h"
-#include "fs/file.h"
-#include "kernel/lib/string.h"
-#include "kernel/mm/uaccess.h"
 #include "kernel/printk.h"
-#include "kernel/spinlock.h"
-#include "kernel/task.h"
 #include "kernel/uapi/errno.h"
-#include "kernel/uapi/fcntl.h"
-#include "kernel/waitqueue.h"
 
-#define INPUT_SIZE 512          /* a power of two */
-#define CHUNK 256
+static struct tty console_tty;
 
-/* Protects the input ring; the serial interrupt fills it, readers on any CPU drain it. */
-static spinlock_t input_lock = SPINLOCK_INIT("console input");
-static char input[INPUT_SIZE];
-static uint32_t in_head, in_tail;       /* free-running: head - tail bytes wait */
-/* Readers sleep here until a byte arrives. */
-static struct wait_queue readers;
-
-/* In interrupt context, from the serial driver. */
 static void console_input(char c)
 {
-	if (c == '\r')
-		c = '\n';
-	spin_lock(&input_lock);
-	if (in_head - in_tail < INPUT_SIZE)
-		input[in_head++ % INPUT_SIZE] = c;
-	spin_unlock(&input_lock);
-	printk("%c", c);                /* echo */
-	wake_up(&readers);
+	tty_receive_irq(&console_tty, c);
 }
 
-/* Is there a whole line waiting, or n bytes, or a full ring? Then a read need not wait. */
-static bool input_ready(size_t n)
+static void console_output(const char *s, size_t n)
 {
-	uint32_t flags, avail;
-	bool ready;
-
-	spin_lock_irqsave(&input_lock, flags);
-	avail = in_head - in_tail;
-	ready = avail >= n || avail == INPUT_SIZE;
-	for (uint32_t i = in_tail; !ready && i != in_head; i++)
-		ready = input[i % INPUT_SIZE] == '\n';
-	spin_unlock_irqrestore(&input_lock, flags);
-	return ready;
+	console_write_raw(s, n);
 }
 
-/* Take up to n bytes, stopping after a newline. */
-static size_t take_input(char *buf, size_t n)
+/* /dev/console never becomes a controlling terminal by being opened, as in Linux. */
+static int console_open(struct inode *inode, struct file *f)
 {
-	uint32_t flags;
-	size_t got = 0;
-
-	spin_lock_irqsave(&input_lock, flags);
-	while (got < n && in_head != in_tail) {
-		char c = input[in_tail++ % INPUT_SIZE];
-
-		buf[got++] = c;
-		if (c == '\n')
-			break;
-	}
-	spin_unlock_irqrestore(&input_lock, flags);
-	return got;
+	return tty_open(&console_tty, f, false);
 }
 
-static ssize_t console_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
+static int ttyS0_open(struct inode *inode, struct file *f)
 {
-	char buf[CHUNK];
-	size_t got;
-	int r;
-
-	n = MIN(n, sizeof(buf));
-	for (;;) {
-		/* Like a terminal in canonical mode: no whole line yet is -EAGAIN when non-blocking. */
-		if (!input_ready(n) && (f->f_flags & O_NONBLOCK))
-			return -EAGAIN;
-		r = wait_event_killable(readers, input_ready(n));
-		if (r < 0)
-			return r;
-		got = take_input(buf, n);
-		if (got)
-			break;          /* another reader may have taken the bytes first: sleep again */
-	}
-	if (copy_to_user(ubuf, buf, got) < 0)
-		return -EFAULT;
-	return (ssize_t)got;
+	return tty_open(&console_tty, f, true);
 }
 
-static ssize_t console_write(struct file *f, const char *ubuf, size_t count, loff_t *pos)
+/* /dev/tty: the caller's controlling terminal, whichever it is. */
+static int current_tty_open(struct inode *inode, struct file *f)
 {
-	char buf[CHUNK + 1];
-	size_t done = 0;
+	struct tty *tty = tty_of_current();
 
-	while (done < count) {
-		size_t n = MIN(count - done, (size_t)CHUNK), k = 0;
-
-		if (copy_from_user(buf, ubuf + done, n) < 0)
-			return done ? (ssize_t)done : -EFAULT;
-		/* One printk per chunk keeps a line whole even when other CPUs print. NULs are dropped. */
-		for (size_t i = 0; i < n; i++)
-			if (buf[i])
-				buf[k++] = buf[i];
-		buf[k] = '\0';
-		printk("%s", buf);
-		done += n;
-	}
-	return (ssize_t)done;
+	return tty ? tty_open(tty, f, false) : -ENXIO;
 }
 
-static int console_nread(struct file *f)
+#define TTY_FOPS(name_, open_) {                                        \
+	.name = (name_), .flags = FOP_STREAM, .open = (open_),          \
+	.read = tty_read, .write = tty_write, .ioctl = tty_ioctl,      \
+	.nread = tty_nread }
+
+static const struct file_operations console_fops = TTY_FOPS("console", console_open);
+static const struct file_operations ttyS0_fops = TTY_FOPS("ttyS", ttyS0_open);
+static const struct file_operations current_tty_fops = TTY_FOPS("tty", current_tty_open);
+
+static void register_node(unsigned major, unsigned minor, const char *name,
+			  const struct file_operations *fops)
 {
-	return (int)(READ_ONCE(in_head) - READ_ONCE(in_tail));
-}
+	int r = chrdev_register_mode(major, minor, name, 0620, fops);
 
-static const struct file_operations console_fops = {
-	.name = "console",
-	.flags = FOP_STREAM,
-	.read = console_read,
-	.write = console_write,
-	.nread = console_nread,
-};
+	if (r < 0)
+		printk("console: cannot register /dev/%s: error %d\n", name, r);
+}
 
 void console_driver_init(void)
 {
-	int r;
-
-	wait_queue_init(&readers, "console readers");
+	tty_init(&console_tty, "console", console_output);
 	serial_set_input_handler(console_input);
-	r = chrdev_register(CONSOLE_MAJOR, CONSOLE_MINOR, "console", &console_fops);
-	if (r < 0)
-		printk("console: cannot register /dev/console: error %d\n", r);
+	register_node(TTYAUX_MAJOR, CONSOLE_MINOR, "console", &console_fops);
+	register_node(TTYAUX_MAJOR, TTY_MINOR, "tty", &current_tty_fops);
+	register_node(TTYS_MAJOR, TTYS0_MINOR, "ttyS0", &ttyS0_fops);
 }

@@ -7,7 +7,10 @@
  */
 #include "drivers/rtc.h"
 
+#include "fs/chrdev.h"
+#include "fs/file.h"
 #include "kernel/lib/calendar.h"
+#include "kernel/mm/uaccess.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
 #include "kernel/timer.h"
@@ -129,4 +132,36 @@ void rtc_init(void)
 	printk("rtc: %04d-%02d-%02d %02d:%02d:%02d UTC\n", tm.tm_year + 1900, tm.tm_mon + 1,
 	       tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
 	clock_set_realtime(calendar_to_unix(&tm));
+}
+
+/* ---- /dev/rtc --------------------------------------------------------------- */
+
+#define RTC_MAJOR 10            /* Linux's misc major, minor 135: the legacy /dev/rtc */
+#define RTC_MINOR 135
+
+static long rtc_ioctl(struct file *f, unsigned cmd, unsigned long arg)
+{
+	struct rtc_time tm;
+	int r;
+
+	if (cmd != RTC_RD_TIME)
+		return -ENOTTY;
+	if ((r = rtc_read_time(&tm)) < 0)
+		return r;
+	return copy_to_user((void *)arg, &tm, sizeof(tm)) < 0 ? -EFAULT : 0;
+}
+
+/* cmos_lock serializes the registers: this driver needs no BKL. */
+static const struct file_operations rtc_fops = {
+	.name = "rtc",
+	.flags = FOP_UNLOCKED_IOCTL,
+	.ioctl = rtc_ioctl,
+};
+
+void rtc_device_init(void)
+{
+	int r = chrdev_register_mode(RTC_MAJOR, RTC_MINOR, "rtc", 0644, &rtc_fops);
+
+	if (r < 0)
+		printk("rtc: cannot register /dev/rtc: error %d\n", r);
 }

@@ -4,6 +4,7 @@
 #include "kernel/atomic.h"
 #include "kernel/irq.h"
 #include "kernel/spinlock.h"
+#include "kernel/waitqueue.h"
 #include "kernel/x86/x86.h"
 
 #define COM1 0x3F8
@@ -29,6 +30,7 @@ static spinlock_t ring_lock = SPINLOCK_INIT("serial ring");
 static uint32_t ring_head, ring_tail;   /* free-running; head - tail bytes are waiting */
 static char ring_buf[RING_SIZE];
 static void (*input_handler)(char c);
+static struct wait_queue input_wait;    /* tasks in serial_read_byte(), woken when bytes arrive */
 
 void serial_init(void)
 {
@@ -43,15 +45,21 @@ void serial_init(void)
 	serial_present = inb(COM1 + REG_LSR) != 0xFF;
 }
 
-void serial_putc(char c)
+void serial_putc_raw(char c)
 {
 	if (!serial_present)
 		return;
-	if (c == '\n')
-		serial_putc('\r');
 	for (int spins = 0; !(inb(COM1 + REG_LSR) & LSR_THR_EMPTY) && spins < 100000; spins++)
 		cpu_relax();
 	outb(COM1 + REG_DATA, (uint8_t)c);
+}
+
+/* The kernel's own messages: a terminal needs \r\n to start a line. */
+void serial_putc(char c)
+{
+	if (c == '\n')
+		serial_putc_raw('\r');
+	serial_putc_raw(c);
 }
 
 static int poll_uart(void)
@@ -79,9 +87,14 @@ int serial_read_byte(void)
 {
 	int c;
 
-	/* Interrupts must be on (or nothing ever arrives); a tty layer will sleep here instead. */
-	while ((c = serial_getc_nowait()) < 0)
-		cpu_relax();
+	/* Before the interrupt is on, nobody would wake us: poll (boot-time use only). */
+	if (!irq_enabled) {
+		while ((c = poll_uart()) < 0)
+			cpu_relax();
+		return c;
+	}
+	/* Sleep, not spin: a waiting task must leave its CPU to those that have work. */
+	wait_event(input_wait, (c = serial_getc_nowait()) >= 0);
 	return c;
 }
 
@@ -103,20 +116,26 @@ static void ring_put(char c)
 static void serial_interrupt(int irq)
 {
 	void (*fn)(char) = READ_ONCE(input_handler);
+	bool queued = false;
 	int c;
 
 	while ((c = poll_uart()) >= 0) {
-		if (fn)
+		if (fn) {
 			fn((char)c);
-		else
+		} else {
 			ring_put((char)c);
+			queued = true;
+		}
 	}
+	if (queued)
+		wake_up(&input_wait);
 }
 
 void serial_enable_irq(void)
 {
 	if (!serial_present)
 		return;
+	wait_queue_init(&input_wait, "serial input");
 	if (irq_request(IRQ_SERIAL, serial_interrupt, "serial") != 0)
 		return;
 	irq_enabled = true;

@@ -3,6 +3,7 @@
 
 #include "fs/devfs.h"
 #include "fs/file.h"
+#include "kernel/bkl.h"
 #include "kernel/lib/string.h"
 #include "kernel/spinlock.h"
 #include "kernel/uapi/errno.h"
@@ -76,18 +77,25 @@ const struct file_operations *chrdev_lookup(uint32_t rdev)
 /*
  * The open() of every character-device node, wherever it lives: find the
  * driver by the node's number, make its file_operations the file's own, and
- * let it open. Linux 2.6 does the same in chrdev_open() (fs/char_dev.c); the
- * 2004 article notes that char drivers' open() ran under the BKL there, and
- * the drivers issue puts that lock_kernel() here.
+ * let it open. Linux 2.6 does the same in chrdev_open() (fs/char_dev.c).
+ * The driver's open() runs under the BKL, as it did in 2.6.6 ("The Big
+ * Kernel Lock lives on", 2004: char drivers' open() was called with it held,
+ * their release() was not; smpix's release path takes no BKL either).
  */
 static int chrdev_open(struct inode *inode, struct file *f)
 {
 	const struct file_operations *fops = chrdev_lookup(inode->i_rdev);
+	int r = 0;
 
 	if (!fops)
 		return -ENXIO;
 	f->f_op = fops;
-	return fops->open ? fops->open(inode, f) : 0;
+	if (fops->open) {
+		lock_kernel();
+		r = fops->open(inode, f);
+		unlock_kernel();
+	}
+	return r;
 }
 
 const struct file_operations chrdev_fops = {

@@ -17,11 +17,16 @@
 struct dir_context;
 
 /*
- * Bits of file_operations.flags. The drivers issue adds FOP_UNLOCKED_IOCTL
- * ("this driver manages its own concurrency: call its ioctl without the
- * BKL", the May 2004 mail's proposal) as bit 0; the others are free.
+ * Bits of file_operations.flags.
+ *
+ * FOP_UNLOCKED_IOCTL is the flag the May 2004 mail "Unserializing ioctl()
+ * system calls" proposed: "this driver manages its own concurrency, call
+ * its ioctl without the BKL". A driver that does not set it has its ioctl
+ * called under lock_kernel(), as every driver did in Linux 2.6.6. The
+ * decision is made in one place, vfs_ioctl() (fs/vfs_ioctl.c), and the
+ * boot word ioctl= can override it for every driver (docs/ioctl.md).
  */
-#define FOP_UNLOCKED_IOCTL_RESERVED 0x1
+#define FOP_UNLOCKED_IOCTL 0x1
 /* A stream (pipe, tty): it has no position; lseek, pread and pwrite answer -ESPIPE. */
 #define FOP_STREAM 0x2
 

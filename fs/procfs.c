@@ -23,6 +23,7 @@
 #include "fs/file.h"
 #include "fs/inode.h"
 #include "fs/ioctl_mode.h"
+#include "fs/ioctl_stats.h"
 #include "fs/mount.h"
 #include "fs/proc_files.h"
 #include "fs/procbuf.h"
@@ -65,7 +66,7 @@ static int exe_readlink(int pid, char *buf, size_t size);
 				 .write = (wr), .no_bkl = true }
 #define PROC_LINK(n, p, fn)   { .name = (n), .parent = (p), .mode = S_IFLNK | 0777, .readlink = (fn) }
 
-enum { ROOT, SYS = 9, SYS_KERNEL = 10 };
+enum { ROOT, SYS = 10, SYS_KERNEL = 11 };
 
 /* The fixed tree; a directory's entries are listed in table order. */
 static const struct proc_entry proc_tree[] = {
@@ -77,6 +78,7 @@ static const struct proc_entry proc_tree[] = {
 	PROC_RO("mounts", ROOT, proc_show_mounts),
 	PROC_RW("bkl", ROOT, proc_show_bkl, proc_write_bkl),
 	PROC_RO("syscalls", ROOT, proc_show_syscalls),
+	PROC_RW("ioctl", ROOT, proc_show_ioctl, proc_write_ioctl),
 	PROC_LINK("self", ROOT, self_readlink),
 	[SYS] = PROC_DIR("sys", ROOT),
 	[SYS_KERNEL] = PROC_DIR("kernel", SYS),
@@ -446,11 +448,13 @@ static const struct inode_operations proc_file_iops = {
 };
 
 static const struct file_operations proc_dir_fops = {
+	.llseek = generic_file_llseek,   /* its own llseek (2.6.6: seq_lseek), no BKL */
 	.name = "proc",
 	.readdir = proc_readdir,
 };
 
 static const struct file_operations proc_file_fops = {
+	.llseek = generic_file_llseek,   /* its own llseek (2.6.6: seq_lseek), no BKL */
 	.name = "proc",
 	.open = proc_file_open,
 	.release = proc_file_release,

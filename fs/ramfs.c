@@ -533,11 +533,13 @@ static const struct inode_operations ramfs_other_iops = {
 };
 
 static const struct file_operations ramfs_dir_fops = {
+	.llseek = generic_file_llseek,   /* its own llseek: no BKL (the default takes it) */
 	.name = "ramfs",
 	.readdir = ramfs_readdir,
 };
 
 static const struct file_operations ramfs_file_fops = {
+	.llseek = generic_file_llseek,   /* its own llseek: no BKL (the default takes it) */
 	.name = "ramfs",
 	.read = ramfs_read,
 	.write = ramfs_write,

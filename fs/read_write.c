@@ -3,6 +3,7 @@
  * sys_read() -> vfs_read() -> f_op->read(), one step each.
  */
 #include "fs/file.h"
+#include "kernel/bkl.h"
 
 #include "fs/fdtable.h"
 #include "kernel/mm/kheap.h"
@@ -119,6 +120,22 @@ loff_t generic_file_llseek(struct file *f, loff_t offset, int whence)
 	return base + offset;
 }
 
+/*
+ * The llseek of a file whose driver has none. In Linux 2.6.6 this
+ * default_llseek() took the BKL, while a driver's or file system's own
+ * llseek ran without it ("The Big Kernel Lock lives on", 2004); smpix
+ * keeps that site. The position itself is protected by f_pos_lock.
+ */
+static loff_t default_llseek(struct file *f, loff_t offset, int whence)
+{
+	loff_t r;
+
+	lock_kernel();
+	r = generic_file_llseek(f, offset, whence);
+	unlock_kernel();
+	return r;
+}
+
 /* Seek f: the new position, stored in f_pos, or -errno. */
 static loff_t vfs_llseek(struct file *f, loff_t offset, int whence)
 {
@@ -130,7 +147,7 @@ static loff_t vfs_llseek(struct file *f, loff_t offset, int whence)
 	if (f->f_op && f->f_op->llseek)
 		r = f->f_op->llseek(f, offset, whence);
 	else
-		r = generic_file_llseek(f, offset, whence);
+		r = default_llseek(f, offset, whence);
 	if (r >= 0)
 		f->f_pos = r;
 	pos_unlock(f);

@@ -18,9 +18,10 @@
  *     one lock_kernel(), 1 after two, and so on (Linux 2.6's convention).
  *
  *  2. It is released while its holder sleeps. schedule() notices a task with
- *     lock_depth >= 0 and drops the lock before switching away (also when the
- *     task is preempted by the timer), and takes it back before the task runs
- *     again. lock_depth is not touched, so the task never notices... except
+ *     lock_depth >= 0 and drops the lock before switching away, and takes it
+ *     back before the task runs again. The holder is never preempted by the
+ *     timer (sched_trap_exit() leaves it running, as 2.6.6's spinlock BKL
+ *     did), so only a sleep of its own lets other BKL users in. lock_depth is not touched, so the task never notices... except
  *     that the world may have changed while it slept. Another CPU may have
  *     taken the BKL and changed the very data the sleeper was looking at.
  *

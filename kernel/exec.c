@@ -31,6 +31,7 @@
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/uaccess.h"
+#include "kernel/proc.h"
 #include "kernel/random.h"
 #include "kernel/syscalls.h"
 #include "kernel/task.h"
@@ -327,8 +328,10 @@ static int exec_file(struct task *t, struct file *f, const char *path, const cha
 	}
 	mm->brk_start = mm->brk = info.end;
 	/* Past the point of no return: the old program is gone. */
+	spin_lock(&proc_lock);          /* the OOM killer reads t->mm under it */
 	old = t->mm;
 	t->mm = mm;
+	spin_unlock(&proc_lock);
 	fpu_init_state(&t->fpu);
 	if (t == current) {
 		mm_activate(mm, (char *)t->kstack + KSTACK_SIZE);

@@ -1,10 +1,10 @@
 /* kmain: the boot CPU's path from the Multiboot entry to a running system. */
-#include "drivers/console.h"
-#include "drivers/kcounts.h"
+#include "drivers/drivers.h"
 #include "drivers/rtc.h"
 #include "drivers/serial.h"
 #include "fs/vfs.h"
 #include "kernel/cmdline.h"
+#include "kernel/bkl.h"
 #include "kernel/cpu.h"
 #include "kernel/ktest.h"
 #include "kernel/mm/meminit.h"
@@ -44,16 +44,23 @@ static void start_init(void)
 }
 
 /*
- * The first kernel thread: what to do once the kernel is up. Run the
- * self-tests (test=...) and power off, or start init.
+ * The first kernel thread: what to do once the kernel is up. Mount the
+ * file systems and start the drivers, then run the self-tests (test=...)
+ * and power off, or start init.
+ *
+ * The initialisation runs under the BKL, as Linux 2.6.6's did until it
+ * started the first user process ("The Big Kernel Lock lives on", 2004):
+ * nothing in it needs the lock here, but it is one of the sites the survey
+ * (tools/bklsurvey) lists, and /proc/bkl shows what it cost.
  */
 static int boot_thread(void *unused)
 {
 	const char *tests = cmdline_get("test");
 
-	vfs_init();             /* the root file system from the initrd, /dev */
-	console_driver_init();  /* /dev/console: init's fds 0, 1 and 2 */
-	kcounts_init();         /* /dev/kcounts: object counts for leak checks */
+	lock_kernel();
+	vfs_init();             /* the root file system from the initrd, /dev, /proc */
+	drivers_init();         /* /dev/console and the other devices (drivers/drivers.c) */
+	unlock_kernel();
 	if (tests) {
 		ktest_run(tests[0] ? tests : "all");
 		power_off();

@@ -80,6 +80,27 @@ static bool group_in_session(int pgid, int sid)
 	return found;
 }
 
+int pgrp_session(int pgid)
+{
+	struct list_head *pos;
+	uint32_t flags;
+	int sid = -ESRCH;
+
+	spin_lock(&proc_lock);
+	spin_lock_irqsave(&tasks_lock, flags);
+	list_for_each(pos, &all_tasks) {
+		struct task *t = list_entry(pos, struct task, all_link);
+
+		if (is_live_process(t) && t->pgid == pgid) {
+			sid = t->sid;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	spin_unlock(&proc_lock);
+	return sid;
+}
+
 static bool not_init_nor_caller(const struct task *t, int unused)
 {
 	return t != init_task && t != current;

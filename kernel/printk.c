@@ -30,6 +30,18 @@ static void console_sink(void *ctx, char c)
 	logbuf_putc(c);
 }
 
+void console_write_raw(const char *s, size_t n)
+{
+	uint32_t flags;
+
+	spin_lock_irqsave(&console_lock, flags);
+	for (size_t i = 0; i < n; i++) {
+		serial_putc_raw(s[i]);
+		vga_putc(s[i]);
+	}
+	spin_unlock_irqrestore(&console_lock, flags);
+}
+
 void console_force_unlock(void)
 {
 	spin_lock_init(&console_lock, "console");

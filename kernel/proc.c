@@ -9,10 +9,13 @@
 #include "fs/vfs.h"
 #include "kernel/atomic.h"
 #include "kernel/bkl.h"
+#include "kernel/cmdline.h"
 #include "kernel/exec.h"
 #include "kernel/exec_info.h"
 #include "kernel/fork.h"
 #include "kernel/itimer.h"
+#include "kernel/lib/format.h"
+#include "kernel/lib/string.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/pgrp.h"
@@ -47,9 +50,38 @@ static void proc_link(struct task *t, struct task *parent)
 	spin_unlock(&proc_lock);
 }
 
+/*
+ * init's environment: HOME and TERM, then, as Linux does, every key=value
+ * word of the kernel command line whose key has no '.' (Linux leaves out the
+ * words it knows itself; smpix passes them all). So "init=/bin/fuzz
+ * fuzz_seed=7" hands the fuzzer its seed.
+ */
+static const char *const *init_environment(void)
+{
+	static char strings[CMDLINE_MAX + CMDLINE_WORDS];
+	static const char *envp[CMDLINE_WORDS + 3] = { "HOME=/", "TERM=vt100" };
+	size_t used = 0;
+	int n = 2;
+
+	for (int i = 0; i < kernel_cmdline.nwords; i++) {
+		const char *key = kernel_cmdline.key[i], *value = kernel_cmdline.value[i];
+		int len;
+
+		if (!value[0] || strchr(key, '.'))
+			continue;
+		len = snprintf(strings + used, sizeof(strings) - used, "%s=%s", key, value);
+		if (len < 0 || (size_t)len >= sizeof(strings) - used)
+			break;
+		envp[n++] = strings + used;
+		used += (size_t)len + 1;
+	}
+	envp[n] = NULL;
+	return envp;
+}
+
 int proc_start_init(const char *path)
 {
-	static const char *const envp[] = { "HOME=/", "TERM=vt100", NULL };
+	const char *const *envp = init_environment();
 	const char *argv[] = { path, NULL };
 	struct task *t = task_alloc("init");
 	int r;
@@ -61,7 +93,7 @@ int proc_start_init(const char *path)
 	proc_link(t, NULL);
 	r = vfs_proc_init(t);           /* fds 0, 1, 2: /dev/console */
 	if (r == 0)
-		r = exec_kernel(t, path, argv, (const char *const *)envp);
+		r = exec_kernel(t, path, argv, envp);
 	if (r < 0) {
 		vfs_proc_exit(t);
 		task_free(t);
@@ -160,6 +192,12 @@ static void reparent_children(struct task *t)
 
 		list_del(&c->sibling);
 		c->parent = init_task;
+		/*
+		 * Its new parent hears of its death by SIGCHLD, whatever clone()
+		 * asked for: an orphan with exit signal SIGKILL must not kill init
+		 * (Linux's reparent_leader: "We don't want people slaying init").
+		 */
+		c->exit_signal = SIGCHLD;
 		if (init_task && init_task != t)
 			list_add_tail(&c->sibling, &init_task->children);
 		else
@@ -195,7 +233,10 @@ void proc_exit(int status)
 	while (kernel_locked())
 		unlock_kernel();
 	vfs_proc_exit(t);               /* close every file (a release may sleep: before cli below) */
+	/* Under proc_lock: the OOM killer reads t->mm->npages under it (kernel/mm/oom_kill.c). */
+	spin_lock(&proc_lock);
 	t->mm = NULL;
+	spin_unlock(&proc_lock);
 	mm_activate(NULL, (char *)t->kstack + KSTACK_SIZE);
 	mm_destroy(mm);
 	itimer_exit(t);                 /* no SIGALRM for a process that is gone */
@@ -304,20 +345,37 @@ static void reap(struct task *c)
 	spin_unlock(&proc_lock);
 }
 
-/* Check the status and rusage pointers before reaping, so a bad one loses no child. */
+/*
+ * Check the rusage and status pointers of a wait4() that found a child to
+ * reap, before reaping it: so a bad pointer loses no child (Linux reaps it
+ * and then answers -EFAULT). Nothing is written when nothing is reaped.
+ */
 static int wait_check_pointers(int *ustatus, void *urusage)
 {
 	static const char zeroes[RUSAGE_SIZE];
 
-	if (ustatus && put_user_u32(ustatus, 0) < 0)
-		return -EFAULT;
 	if (urusage && copy_to_user(urusage, zeroes, RUSAGE_SIZE) < 0)
+		return -EFAULT;
+	if (ustatus && put_user_u32(ustatus, 0) < 0)
 		return -EFAULT;
 	return 0;
 }
 
-/* Wait for a child matching pid to exit and reap it: its pid (0 with WNOHANG if none yet) or -errno. */
-static int do_wait(int pid, int options, int *status)
+/* Put a zombie that take_zombie() unlinked back among p's children. */
+static void untake_zombie(struct task *p, struct task *c)
+{
+	spin_lock(&proc_lock);
+	list_add_tail(&c->sibling, &p->children);
+	spin_unlock(&proc_lock);
+}
+
+/*
+ * Wait for a child matching pid to exit and reap it: its pid (0 with WNOHANG
+ * if none yet) or -errno, in Linux's order: -ECHILD when nothing matches, 0
+ * for WNOHANG when nothing has exited, and only then -EFAULT for a bad
+ * pointer (checked while the child is still ours to give back).
+ */
+static int do_wait(int pid, int options, int *status, int *ustatus, void *urusage)
 {
 	struct task *c;
 	bool any;
@@ -336,6 +394,11 @@ static int do_wait(int pid, int options, int *status)
 		if (r < 0)
 			return r;
 	}
+	r = wait_check_pointers(ustatus, urusage);
+	if (r < 0) {
+		untake_zombie(current, c);
+		return r;
+	}
 	cpid = c->pid;
 	*status = c->exit_status;
 	reap(c);
@@ -346,13 +409,11 @@ long sys_wait4(int pid, int *ustatus, int options, void *urusage)
 {
 	int r, status = 0;
 
-	if (options & ~WNOHANG)
+	/* Stopped and continued children do not exist yet: those flags are accepted and find none. */
+	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WALL | __WCLONE))
 		return -EINVAL;
-	r = wait_check_pointers(ustatus, urusage);
-	if (r < 0)
-		return r;
-	r = do_wait(pid, options, &status);
-	/* Checked above; it can only fail now if the process unmapped it meanwhile. */
+	r = do_wait(pid, options, &status, ustatus, urusage);
+	/* Checked in do_wait(); it can only fail now if the process unmapped it meanwhile. */
 	if (r > 0 && ustatus && put_user_u32(ustatus, (uint32_t)status) < 0)
 		return -EFAULT;
 	return r;
@@ -360,7 +421,7 @@ long sys_wait4(int pid, int *ustatus, int options, void *urusage)
 
 int proc_wait(int pid, int *status)
 {
-	return do_wait(pid, 0, status);
+	return do_wait(pid, 0, status, NULL, NULL);
 }
 
 long sys_waitpid(int pid, int *ustatus, int options)

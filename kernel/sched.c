@@ -394,6 +394,16 @@ static void sched_trap_exit(struct trapframe *tf)
 	if (!(tf->eflags & EFLAGS_IF))
 		return;         /* the interrupted code had interrupts off: not preemptible */
 	/*
+	 * A BKL holder is not preempted, as in Linux 2.6.6, where the BKL was a
+	 * spinlock: the lock is let go only when its holder sleeps, so code
+	 * under it is never interleaved with other BKL code except at the
+	 * points where it may sleep (kernel/bkl.c). The tick's request waits
+	 * for the next trap exit without the BKL, at the latest the return to
+	 * user mode.
+	 */
+	if (c->curr->lock_depth >= 0)
+		return;
+	/*
 	 * Interrupts are on while we switch (see below), so another interrupt
 	 * can arrive on our way into or out of __schedule() and end up here
 	 * again, on the same stack. Without this flag every such interrupt

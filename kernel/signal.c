@@ -17,6 +17,7 @@
 #include "kernel/errno.h"
 #include "kernel/lib/string.h"
 #include "kernel/ipi.h"
+#include "kernel/mm/fault.h"
 #include "kernel/mm/mm.h"
 #include "kernel/printk.h"
 #include "kernel/proc.h"
@@ -452,8 +453,8 @@ void signal_user_fault(struct trapframe *tf)
 	struct ksiginfo info = { 0 };
 	int sig;
 
-	/* A write to a page shared copy-on-write since fork is not an error: copy, and retry. */
-	if (tf->trapno == T_PGFLT && (tf->err & PGFLT_WRITE) && t->mm && mm_break_cow(t->mm, read_cr2()))
+	/* A write to a page shared since fork, or the first touch of a heap page: not errors. */
+	if (tf->trapno == T_PGFLT && fault_user_address(read_cr2(), tf->err & PGFLT_WRITE, true, true))
 		return;
 	sig = fault_signal(tf, &info);
 	if (fault_has_handler(t, sig)) {

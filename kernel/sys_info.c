@@ -13,6 +13,7 @@
 #include "kernel/task.h"
 #include "kernel/timer.h"
 #include "kernel/uapi/errno.h"
+#include "kernel/uapi/sysinfo.h"
 #include "kernel/version.h"
 
 /*
@@ -50,16 +51,8 @@ long sys_uname(void *ubuf)
 	return copy_to_user(ubuf, &u, sizeof(u));
 }
 
-/* struct sysinfo on i386: 64 bytes. */
-struct sysinfo32 {
-	int32_t uptime;                 /* seconds since boot */
-	uint32_t loads[3];              /* load averages, fixed point (1 << 16): not computed, 0 */
-	uint32_t totalram, freeram, sharedram, bufferram, totalswap, freeswap;
-	uint16_t procs, pad;
-	uint32_t totalhigh, freehigh;
-	uint32_t mem_unit;              /* the unit of the ram fields: bytes per page here */
-	char reserved[8];
-};
+/* struct sysinfo is shared with user space (kernel/uapi/sysinfo.h): 64 bytes on i386. */
+_Static_assert(sizeof(struct sysinfo) == 64, "struct sysinfo must match Linux i386");
 
 static unsigned count_processes(void)
 {
@@ -76,7 +69,7 @@ static unsigned count_processes(void)
 
 long sys_sysinfo(void *ubuf)
 {
-	struct sysinfo32 si;
+	struct sysinfo si;
 
 	memset(&si, 0, sizeof(si));
 	si.uptime = (int32_t)(clock_ns() / 1000000000ULL);

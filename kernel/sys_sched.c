@@ -27,14 +27,20 @@ long sys_nanosleep(const void *ureq, void *urem)
 	return sys_clock_nanosleep(CLOCK_MONOTONIC, 0, ureq, urem);
 }
 
-/* The task pid names (0: the caller), with proc_lock held so it cannot be freed; NULL if none. */
+/*
+ * The task pid names (0: the caller), with proc_lock held so it cannot be
+ * freed; NULL if none. A zombie counts: it exists until it is reaped, and
+ * Linux answers for it. A negative pid names nobody (-ESRCH, as in Linux).
+ */
 static struct task *affinity_target(int pid)
 {
 	struct task *t;
 
+	if (pid < 0)
+		return NULL;
 	spin_lock(&proc_lock);
 	t = pid == 0 ? current : task_find(pid);
-	if (!t || t->exited) {
+	if (!t) {
 		spin_unlock(&proc_lock);
 		return NULL;
 	}
@@ -48,16 +54,17 @@ long sys_sched_setaffinity(int pid, unsigned len, const void *umask)
 	struct task *t;
 	int r;
 
-	if (pid < 0)
-		return -EINVAL;
+	/* Linux's order: the mask is read, then the task looked up, then the mask checked. */
 	if (copy_from_user(&mask, umask, MIN(len, sizeof(mask))) < 0)
 		return -EFAULT;
-	mask &= cpu_online_mask();
-	if (!mask)
-		return -EINVAL;
 	t = affinity_target(pid);
 	if (!t)
 		return -ESRCH;
+	mask &= cpu_online_mask();
+	if (!mask) {
+		spin_unlock(&proc_lock);
+		return -EINVAL;
+	}
 	/* Moving another task takes run-queue locks only; do not hold proc_lock across a switch. */
 	if (t == current) {
 		spin_unlock(&proc_lock);
@@ -75,8 +82,6 @@ long sys_sched_getaffinity(int pid, unsigned len, void *umask)
 
 	/* As Linux: the buffer must hold a whole number of longs covering every CPU. */
 	if (len < sizeof(mask) || len % sizeof(uint32_t))
-		return -EINVAL;
-	if (pid < 0)
 		return -EINVAL;
 	t = affinity_target(pid);
 	if (!t)

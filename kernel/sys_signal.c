@@ -60,10 +60,11 @@ long sys_kill(int pid, int sig)
 	/* proc_lock keeps t from being reaped and freed while we look at it. */
 	spin_lock(&proc_lock);
 	t = task_find(pid);
-	if (!t || !t->mm || t->exited)
+	if (!t)
 		r = -ESRCH;
-	else
+	else if (!t->exited)
 		r = signal_send_from_user(t, sig, SI_USER);
+	/* else a zombie: it exists until it is reaped, so 0, as in Linux; the signal is dropped. */
 	spin_unlock(&proc_lock);
 	return r;
 }

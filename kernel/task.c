@@ -103,8 +103,11 @@ struct task *task_find(int pid)
 	spin_lock_irqsave(&tasks_lock, flags);
 	list_for_each(pos, &all_tasks) {
 		struct task *t = list_entry(pos, struct task, all_link);
-		/* Processes only: a kernel thread may be freed the moment it exits. */
-		if (t->pid == pid && t->mm && t->state != TASK_DEAD && t->state != TASK_NEW) {
+		/*
+		 * Processes only: a kernel thread may be freed the moment it exits,
+		 * a zombie only by its parent's wait4(), under proc_lock.
+		 */
+		if (t->pid == pid && t->is_process && t->state != TASK_DEAD && t->state != TASK_NEW) {
 			found = t;
 			break;
 		}
@@ -124,6 +127,7 @@ void task_start_in_user_mode(struct task *t)
 	extern char user_first_run[];
 	struct switch_frame *f = (struct switch_frame *)task_trapframe(t) - 1;
 
+	t->is_process = true;
 	f->edi = f->esi = f->ebx = f->ebp = 0;
 	f->eip = (uint32_t)user_first_run;
 	t->saved_esp = (uint32_t)f;

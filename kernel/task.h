@@ -78,6 +78,7 @@ struct task {
 	uint64_t start_ns;              /* clock_ns() when it was made: /proc/PID/stat's starttime */
 	/* Its program's path and arguments (kernel/exec_info.c); changed under tasks_lock. */
 	struct exec_info *exec_info;
+	bool is_process;                /* started in user mode: kill() finds it, a zombie too */
 
 	/* ---- what a Linux program expects of its process (kernel/signal.c, pgrp.c, clone.c, ...) ---- */
 	struct sigstate sig;            /* handlers, blocked and pending signals (signal.h) */
@@ -129,7 +130,7 @@ struct trapframe *task_trapframe(struct task *t);
  * (or a forked child) starts.
  */
 void task_start_in_user_mode(struct task *t);
-/* Find a process (not a kernel thread) by pid, NULL if none; for kill() and affinity. */
+/* Find a process (not a kernel thread; a zombie too) by pid, NULL if none; for kill() and affinity. */
 struct task *task_find(int pid);
 void task_set_name(struct task *t, const char *name);
 

@@ -208,6 +208,82 @@ def boot_check(label, patterns, forbid_bad=True, timeout=60, **kw):
     return q.output
 
 
+def user_program(label, prog, cpus=2, mem=128, append="", timeout=120, min_tests=1,
+                 patterns=(), forbid=()):
+    """Boot init=/bin/PROG, a test program that prints "PROG: NAME ok|FAIL ..." and a summary
+    (user/lib/check.h). One result per line, then one for the run: summary, exit status 0,
+    every pattern present, no forbidden one, no kernel BUG, a clean power off."""
+    name = f"{prog}[{label}]"
+    if not wanted(name):
+        return None
+    line = re.compile(rf"^{prog}: (\S+) (ok|FAIL)(.*)$", re.M)
+    summary = rf"^{prog}: summary (\d+) passed, (\d+) failed"
+    init_exit = r"init \(pid \d+\) exited with status 0x([0-9a-f]+)"
+    q = Qemu(f"{prog}-{label}", append=f"init=/bin/{prog} {append}".strip(), cpus=cpus, mem=mem,
+             timeout=timeout)
+    q.expect(init_exit)
+    q.wait_exit()
+    out = q.output
+    results = line.findall(out)
+    for test, status, rest in results:
+        record(f"{name} {test}", status == "ok", rest.strip())
+    problems = []
+    if not re.search(summary, out, re.M):
+        problems.append("no summary line" + (" (timeout)" if q.timed_out else ""))
+    if len(results) < min_tests:
+        problems.append(f"only {len(results)} tests reported, expected {min_tests}")
+    m = re.search(init_exit, out, re.M)
+    if not m or int(m.group(1), 16) != 0:
+        problems.append("init did not exit with status 0")
+    problems += [f"no line /{p}/" for p in patterns if not re.search(p, out, re.M)]
+    problems += [f"forbidden line /{p}/" for p in forbid if re.search(p, out, re.M)]
+    if bad_lines(out):
+        problems.append("kernel reported: " + bad_lines(out)[0])
+    if q.exit_code != 0:
+        problems.append(f"QEMU exit status {q.exit_code}")
+    record(f"{name} run and power off", not problems, "; ".join(problems))
+    return out
+
+
+FUZZ_SUMMARY = re.compile(r"^fuzz: summary calls=(\d+) children=(\d+) hangs=(\d+) crashes=(\d+) "
+                          r"mismatches=(\d+) wrong=(\d+) undying=(\d+)$", re.M)
+FUZZ_FINDINGS = re.compile(r"^fuzz: (REGISTER MISMATCH|WRONG ANSWER|BUG\?).*$", re.M)
+
+
+def fuzz(label, seconds, seed, cpus=2, mem=128, append="", echo=False, patterns=()):
+    """Boot init=/bin/fuzz (user/tests/fuzz.c) for `seconds`; fail on a panic, a BUG or lockup
+    report, a register mismatch, a wrong answer, a child that would not die, no summary, or a
+    missing pattern."""
+    name = f"fuzz[{label}]"
+    if not wanted(name):
+        return None
+    words = f"init=/bin/fuzz fuzz_seconds={seconds} fuzz_seed={seed} {append}".strip()
+    q = Qemu(f"fuzz-{label}", append=words, cpus=cpus, mem=mem, timeout=seconds + 90)
+    q.expect(r"init \(pid \d+\) exited")
+    q.wait_exit()
+    out = q.output
+    if echo:
+        print("\n".join(l for l in out.splitlines() if l.startswith(("fuzz:", "Out of memory"))
+                        or BAD_LINES.search(l)))
+    problems = []
+    m = FUZZ_SUMMARY.search(out)
+    if not m:
+        problems.append("no summary line" + (" (timeout)" if q.timed_out else ""))
+    elif int(m.group(1)) == 0:
+        problems.append("no calls were made")
+    problems += [f.group(0) for f in FUZZ_FINDINGS.finditer(out)][:3]
+    problems += [f"no line /{p}/" for p in patterns if not re.search(p, out, re.M)]
+    if bad_lines(out):
+        problems.append("kernel reported: " + bad_lines(out)[0])
+    if not re.search(r"init \(pid \d+\) exited with status 0x0;", out):
+        problems.append("the fuzzer did not exit with status 0")
+    if q.exit_code != 0:
+        problems.append(f"QEMU exit status {q.exit_code}")
+    detail = "; ".join(problems) + f" (replay: make fuzz SEED={seed} CPUS={cpus} SECONDS={seconds})"
+    record(name + (f" {m.group(1)} calls" if m else ""), not problems, detail)
+    return out
+
+
 def expect_report(label, test, patterns, cpus=2, timeout=60):
     """Run one explicit ktest that misuses something on purpose; its report lines must appear
     (they are BUG: lines, which any other run would count as failures) and the test must pass."""

@@ -9,6 +9,11 @@
  * from either side faults; mm_break_cow() then gives the writer its own copy
  * (or, if it is the last one sharing the frame, simply makes it writable).
  * A per-frame count of mappings says when a frame is free again.
+ *
+ * The heap is not populated by brk(): brk only moves the break. A page of
+ * [brk_start, brk) gets its frame at the first access, from mm_fault() (the
+ * page-fault path, kernel/mm/fault.c). So no operation here allocates or
+ * zeroes more than one page with mm->lock held: docs/mm.md says why.
  */
 #include "kernel/mm/mm.h"
 
@@ -153,12 +158,22 @@ int mm_map_page(struct mm *mm, uintptr_t va, physaddr_t pa, uint32_t flags)
 	return r;
 }
 
+/* Unmap the pages of [start, end) and drop their frames. Needs mm->lock. */
 static void unmap_locked(struct mm *mm, uintptr_t start, uintptr_t end)
 {
 	for (uintptr_t va = start; va < end; va += PAGE_SIZE) {
 		pte_t *pte = pte_slot(mm, va, false);
 
-		if (!pte || !(*pte & PTE_P))
+		if (!pte) {
+			/* No page table here: skip to the next 4 MiB (careful not to wrap). */
+			uintptr_t next = ALIGN_DOWN(va, BIG_PAGE_SIZE) + BIG_PAGE_SIZE;
+
+			if (next <= va)
+				break;
+			va = next - PAGE_SIZE;
+			continue;
+		}
+		if (!(*pte & PTE_P))
 			continue;
 		frame_put(PTE_ADDR(*pte));
 		*pte = 0;
@@ -167,13 +182,28 @@ static void unmap_locked(struct mm *mm, uintptr_t start, uintptr_t end)
 	}
 }
 
+/*
+ * Unmap [start, end) one page table (4 MiB) at a time, taking mm->lock for
+ * each: a big range never keeps preemption off for more than 1024 pages.
+ */
+static void unmap_range(struct mm *mm, uintptr_t start, uintptr_t end)
+{
+	while (start < end) {
+		uintptr_t table_end = ALIGN_DOWN(start, BIG_PAGE_SIZE) + BIG_PAGE_SIZE;
+		uintptr_t stop = table_end > start && table_end < end ? table_end : end;
+
+		spin_lock(&mm->lock);
+		unmap_locked(mm, start, stop);
+		spin_unlock(&mm->lock);
+		start = stop;
+	}
+}
+
 void mm_unmap_range(struct mm *mm, uintptr_t start, uintptr_t end)
 {
 	if (end > USER_TOP)
 		end = USER_TOP;
-	spin_lock(&mm->lock);
-	unmap_locked(mm, start, end);
-	spin_unlock(&mm->lock);
+	unmap_range(mm, start, end);
 }
 
 static int alloc_locked(struct mm *mm, uintptr_t start, uintptr_t end, uint32_t flags)
@@ -246,14 +276,17 @@ int mm_copy_in(struct mm *mm, uintptr_t va, const void *src, size_t n)
 		pte_t e = mm_lookup(mm, va);
 		size_t off = va % PAGE_SIZE, chunk = MIN(n, PAGE_SIZE - off);
 
-		if (e & PTE_COW) {
-			/* Writing through the direct map must not change the other sharers' page. */
-			if (!mm_break_cow(mm, va))
-				return -ENOMEM;
+		if (!e || (e & PTE_COW)) {
+			/*
+			 * A heap page not yet populated, or one shared since fork (writing
+			 * through the direct map must not change the other sharers' page).
+			 */
+			enum mm_fault_result f = mm_fault(mm, va, true);
+
+			if (f != MM_FAULT_DONE)
+				return f == MM_FAULT_OOM ? -ENOMEM : -EFAULT;
 			e = mm_lookup(mm, va);
 		}
-		if (!e)
-			return -EFAULT;
 		memcpy((char *)P2V(PTE_ADDR(e)) + off, s, chunk);
 		va += chunk;
 		s += chunk;
@@ -331,56 +364,123 @@ struct mm *mm_fork(struct mm *parent)
 	return child;
 }
 
-bool mm_break_cow(struct mm *mm, uintptr_t va)
+/* A write to the COW page *pte (va): give mm its own copy, or take the frame if no one else maps it. */
+static enum mm_fault_result break_cow_locked(struct mm *mm, pte_t *pte, uintptr_t va)
 {
-	pte_t *pte;
-	physaddr_t old, new;
-	bool done = false;
+	physaddr_t old = PTE_ADDR(*pte), new;
 
-	if (va >= USER_TOP)
-		return false;
-	spin_lock(&mm->lock);
-	pte = pte_slot(mm, va, false);
-	if (!pte || (*pte & (PTE_P | PTE_COW)) != (PTE_P | PTE_COW))
-		goto out;
-	old = PTE_ADDR(*pte);
+	assert_spin_held(&mm->lock);
 	if (frame_count(old) == 1) {
 		/* Everyone else has copied or gone: the frame is ours alone. */
 		*pte = (*pte | PTE_W) & ~PTE_COW;
 	} else {
 		new = pmm_alloc_page();
 		if (!new)
-			goto out;       /* out of memory: the write fails like a bad access */
+			return MM_FAULT_OOM;
 		memcpy(P2V(new), P2V(old), PAGE_SIZE);
 		frame_set_one(new);
 		*pte = new | PTE_P | PTE_U | PTE_W;
 		frame_put(old);
 	}
 	flush_if_loaded(mm, va);
-	done = true;
-out:
+	return MM_FAULT_DONE;
+}
+
+bool mm_break_cow(struct mm *mm, uintptr_t va)
+{
+	pte_t *pte;
+	bool done = false;
+
+	if (va >= USER_TOP)
+		return false;
+	spin_lock(&mm->lock);
+	pte = pte_slot(mm, va, false);
+	if (pte && (*pte & (PTE_P | PTE_COW)) == (PTE_P | PTE_COW))
+		done = break_cow_locked(mm, pte, va) == MM_FAULT_DONE;
 	spin_unlock(&mm->lock);
 	return done;
 }
 
+/* Is va in the heap, [brk_start, brk) rounded up to whole pages? Needs mm->lock. */
+static bool in_heap(struct mm *mm, uintptr_t va)
+{
+	return va >= mm->brk_start && va < ALIGN_UP(mm->brk, PAGE_SIZE);
+}
+
+/* Give the heap page at va a zeroed frame, zeroed before taking mm->lock. */
+static enum mm_fault_result demand_page(struct mm *mm, uintptr_t va)
+{
+	physaddr_t pa = zeroed_frame();
+	enum mm_fault_result r = MM_FAULT_DONE;
+	pte_t *pte;
+
+	if (!pa)
+		return MM_FAULT_OOM;
+	spin_lock(&mm->lock);
+	pte = pte_slot(mm, va, false);
+	if (pte && (*pte & PTE_P)) {
+		pmm_free_page(pa);      /* someone else populated it meanwhile: the access can retry */
+	} else if (!in_heap(mm, va)) {
+		pmm_free_page(pa);      /* brk shrank meanwhile: now it is a bad access */
+		r = MM_FAULT_BAD;
+	} else {
+		int e = map_locked(mm, va, pa, PTE_W);
+
+		if (e == 0) {
+			frame_set_one(pa);
+		} else {
+			pmm_free_page(pa);      /* no page table: out of memory as well */
+			r = MM_FAULT_OOM;
+		}
+	}
+	spin_unlock(&mm->lock);
+	return r;
+}
+
+enum mm_fault_result mm_fault(struct mm *mm, uintptr_t va, bool write)
+{
+	enum mm_fault_result r = MM_FAULT_BAD;
+	bool want_page = false;
+	pte_t *pte;
+
+	if (va >= USER_TOP)
+		return MM_FAULT_BAD;
+	va = ALIGN_DOWN(va, PAGE_SIZE);
+	spin_lock(&mm->lock);
+	pte = pte_slot(mm, va, false);
+	if (pte && (*pte & PTE_P)) {
+		if (write && (*pte & PTE_COW))
+			r = break_cow_locked(mm, pte, va);
+		else if (!write || (*pte & PTE_W))
+			r = MM_FAULT_DONE;      /* already resolved (by another CPU, or a stale TLB entry) */
+	} else {
+		want_page = in_heap(mm, va);
+	}
+	spin_unlock(&mm->lock);
+	return want_page ? demand_page(mm, va) : r;
+}
+
 uintptr_t mm_brk(struct mm *mm, uintptr_t newbrk)
 {
-	uintptr_t old_end, new_end;
+	uintptr_t old_end = 0, new_end = 0, result;
 
 	spin_lock(&mm->lock);
-	if (newbrk < mm->brk_start || newbrk > USER_BRK_MAX)
-		goto out;
-	old_end = ALIGN_UP(mm->brk, PAGE_SIZE);
-	new_end = ALIGN_UP(newbrk, PAGE_SIZE);
-	if (new_end > old_end && alloc_locked(mm, old_end, new_end, PTE_W) < 0)
-		goto out;       /* Linux's answer to a failed brk: the old break */
-	if (new_end < old_end)
-		unmap_locked(mm, new_end, old_end);
-	mm->brk = newbrk;
-out:
-	newbrk = mm->brk;
+	/*
+	 * A heap bigger than all the RAM there is can never be backed: refuse it
+	 * now (Linux's heuristic overcommit) rather than let the faults find out.
+	 */
+	if (newbrk >= mm->brk_start && newbrk <= USER_BRK_MAX &&
+	    (newbrk - mm->brk_start) / PAGE_SIZE <= pmm_usable_count()) {
+		old_end = ALIGN_UP(mm->brk, PAGE_SIZE);
+		new_end = ALIGN_UP(newbrk, PAGE_SIZE);
+		mm->brk = newbrk;       /* growing maps nothing: pages come at the first access */
+	}
+	result = mm->brk;
 	spin_unlock(&mm->lock);
-	return newbrk;
+	/* Shrinking: the range is out of the heap already, so no fault brings a page back. */
+	if (new_end < old_end)
+		unmap_range(mm, new_end, old_end);
+	return result;
 }
 
 void mm_activate(struct mm *mm, void *kstack_top)

@@ -10,7 +10,7 @@
 /*
  * The user half of every address space (docs/syscalls.md has the picture):
  *   0x08048000            program text and data (from the ELF headers)
- *   brk_start .. brk      the heap, grown and shrunk by brk()
+ *   brk_start .. brk      the heap, moved by brk(); its pages come at the first access
  *   ... unmapped ...
  *   USER_STACK_TOP - USER_STACK_SIZE .. USER_STACK_TOP   the stack
  */
@@ -23,7 +23,9 @@ struct mm {
 	pde_t *pgdir;                   /* page directory (direct-map address) */
 	/*
 	 * Protects the page tables below USER_TOP and the fields below. Taken by
-	 * whoever changes the mappings (brk, exec, fork's copy, teardown).
+	 * whoever changes the mappings (brk, a page fault, exec, fork's copy).
+	 * Never held for more than one page table's worth of work, and never
+	 * while a page is allocated and zeroed (docs/mm.md).
 	 */
 	spinlock_t lock;
 	uintptr_t brk_start;            /* page-aligned end of the program's segments */
@@ -43,6 +45,17 @@ struct mm *mm_fork(struct mm *parent);
 /* A write to va faulted: if it is a COW page, give mm its own writable copy and return true. */
 bool mm_break_cow(struct mm *mm, uintptr_t va);
 
+enum mm_fault_result {
+	MM_FAULT_DONE,          /* resolved: retry the access */
+	MM_FAULT_BAD,           /* not a valid access: SIGSEGV, or -EFAULT for the kernel */
+	MM_FAULT_OOM,           /* valid, but no free frame to resolve it (kernel/mm/fault.c decides) */
+};
+/*
+ * Resolve a fault at va in mm: a write to a COW page gets its own copy, a heap
+ * page not yet populated gets a zeroed frame. May allocate one page; never sleeps.
+ */
+enum mm_fault_result mm_fault(struct mm *mm, uintptr_t va, bool write);
+
 /* Map fresh zeroed pages over [start, end) (page-aligned) with PTE_P|PTE_U|flags. */
 int mm_alloc_range(struct mm *mm, uintptr_t start, uintptr_t end, uint32_t flags);
 /* Unmap [start, end) and free the frames. */
@@ -56,7 +69,11 @@ pte_t mm_lookup(struct mm *mm, uintptr_t va);
 /* Copy into mm's memory through the direct map (mm need not be loaded); -EFAULT if unmapped. Breaks COW. */
 int mm_copy_in(struct mm *mm, uintptr_t va, const void *src, size_t n);
 
-/* brk(): move the break (0 asks for it); returns the break in effect afterwards, as Linux does. */
+/*
+ * brk(): move the break (0 asks for it); returns the break in effect afterwards,
+ * as Linux does (the old one on failure). Maps nothing: heap pages come on
+ * demand. A heap bigger than the RAM there is, is refused at once.
+ */
 uintptr_t mm_brk(struct mm *mm, uintptr_t newbrk);
 
 /*

@@ -9,6 +9,8 @@
  */
 #include "kernel/mm/uaccess.h"
 
+#include "kernel/cpu.h"
+#include "kernel/mm/fault.h"
 #include "kernel/mm/memlayout.h"
 #include "kernel/mm/mm.h"
 #include "kernel/task.h"
@@ -31,6 +33,14 @@ static const struct fixup fixup_table[] = {
 	{ (uintptr_t)uaccess_str_insn, (uintptr_t)uaccess_str_fixup },
 };
 
+/* Could the code that faulted have slept? Interrupts on, no spinlock held, not in an interrupt. */
+static bool fault_may_sleep(const struct trapframe *tf)
+{
+	const struct cpu *c = this_cpu();
+
+	return (tf->eflags & EFLAGS_IF) && c->preempt_count == 0 && c->irq_nesting == 0;
+}
+
 bool uaccess_fault_fixup(struct trapframe *tf)
 {
 	uint32_t addr = read_cr2();
@@ -40,8 +50,13 @@ bool uaccess_fault_fixup(struct trapframe *tf)
 	for (size_t i = 0; i < ARRAY_SIZE(fixup_table); i++) {
 		if (tf->eip != fixup_table[i].insn)
 			continue;
-		/* copy_to_user onto a page shared since fork: copy it, then retry the instruction. */
-		if ((tf->err & PGFLT_WRITE) && current && current->mm && mm_break_cow(current->mm, addr))
+		/*
+		 * A valid user page that needs work first (shared since fork, a heap
+		 * page not yet touched): resolve it and retry the instruction. It may
+		 * sleep for memory only if the interrupted code could have slept.
+		 */
+		if (addr < USER_TOP && fault_user_address(addr, tf->err & PGFLT_WRITE, false,
+							  fault_may_sleep(tf)))
 			return true;
 		tf->eip = fixup_table[i].fixup;
 		return true;
@@ -60,6 +75,9 @@ bool access_ok(const void *uaddr, size_t n)
 
 	/* kernel_read() (fs/read_write.c) reads into a kernel buffer: Linux 2.6's set_fs(KERNEL_DS). */
 	if (current && current->uaccess_kernel)
+		return true;
+	/* An empty range touches nothing, wherever it is: write(fd, p, 0) is 0, as in Linux. */
+	if (n == 0)
 		return true;
 	/* Written so that a + n cannot overflow: 0xFFFFFFF0 + 0x20 is refused, not wrapped. */
 	return a < USER_TOP && n <= USER_TOP - a;

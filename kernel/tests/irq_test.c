@@ -55,9 +55,10 @@ KTEST(irq_request_handles_counts_and_acknowledges)
 	KT_ASSERT_EQ(irq_request(IRQ_PIT, count_pit, "ktest-pit"), 0);
 	KT_ASSERT(irq_name(IRQ_PIT) && strcmp(irq_name(IRQ_PIT), "ktest-pit") == 0);
 	mdelay(100);
-	irq_free(IRQ_PIT);
+	/* Quiet the PIT first, so that no interrupt is still on its way when the line is freed. */
 	pit_program(PIT_CH0_ONCE, 1);
 	mdelay(5);
+	irq_free(IRQ_PIT);
 	KT_ASSERT(irq_name(IRQ_PIT) == NULL);
 	KT_ASSERT(atomic_read(&handled) >= 10);
 	KT_ASSERT_EQ(handled_irq, IRQ_PIT);

@@ -3,6 +3,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
+#include "kernel/tests/ktest_memory.h"
 #include "kernel/uapi/errno.h"
 
 #define TEXT USER_TEXT_BASE
@@ -115,12 +116,20 @@ KTEST(mm_brk_grows_and_shrinks)
 	b0 = mm->brk;
 	KT_ASSERT_EQ(mm_brk(mm, 0), b0);
 	KT_ASSERT_EQ(mm_brk(mm, b0 + 3 * PAGE_SIZE + 1), b0 + 3 * PAGE_SIZE + 1);
+	/* brk maps nothing: the first touch does, through mm_fault(). */
+	KT_ASSERT_EQ(mm_lookup(mm, b0 + 3 * PAGE_SIZE), 0);
+	KT_ASSERT_EQ(mm_fault(mm, b0 + 3 * PAGE_SIZE + 7, false), MM_FAULT_DONE);
 	KT_ASSERT(mm_lookup(mm, b0 + 3 * PAGE_SIZE) & PTE_W);
+	KT_ASSERT_EQ(mm_fault(mm, b0, true), MM_FAULT_DONE);
+	KT_ASSERT_EQ(mm_fault(mm, b0 + 4 * PAGE_SIZE, true), MM_FAULT_BAD);     /* past the break */
+	KT_ASSERT_EQ(mm_fault(mm, TEXT, true), MM_FAULT_BAD);                   /* read-only text */
 	KT_ASSERT_EQ(mm_brk(mm, b0 + 10), b0 + 10);
 	KT_ASSERT(mm_lookup(mm, b0) != 0);
 	KT_ASSERT_EQ(mm_lookup(mm, b0 + PAGE_SIZE), 0);
 	KT_ASSERT_EQ(mm_brk(mm, b0 - 1), b0 + 10);          /* below the start: refused */
 	KT_ASSERT_EQ(mm_brk(mm, USER_STACK_TOP - PAGE_SIZE), b0 + 10);   /* into the stack: refused */
+	/* More heap than there is RAM can never be backed: refused at once (Linux's heuristic). */
+	KT_ASSERT_EQ(mm_brk(mm, b0 + (pmm_usable_count() + 1) * PAGE_SIZE), b0 + 10);
 	mm_destroy(mm);
 }
 
@@ -140,6 +149,7 @@ KTEST(mm_no_frames_leak)
 		a = make_image();
 		KT_ASSERT(a != NULL);
 		mm_brk(a, a->brk + 5 * PAGE_SIZE);
+		KT_ASSERT_EQ(mm_fault(a, a->brk_start + PAGE_SIZE, true), MM_FAULT_DONE);
 		b = mm_fork(a);
 		KT_ASSERT(b != NULL);
 		/* Break some sharing on either side, and free in both orders. */
@@ -149,4 +159,33 @@ KTEST(mm_no_frames_leak)
 		mm_destroy(i % 2 ? b : a);
 	}
 	KT_ASSERT_EQ(pmm_free_count(), before);
+}
+
+/*
+ * With no free frame, a valid access is not a bad one: a heap page or a COW
+ * copy answers MM_FAULT_OOM (the fault path then calls the OOM killer), a
+ * bad address still MM_FAULT_BAD; with frames back, both resolve.
+ */
+KTEST(mm_fault_out_of_memory_is_not_a_bad_access)
+{
+	struct mm *parent = make_image(), *child;
+	uintptr_t heap;
+	physaddr_t hog;
+
+	KT_ASSERT(parent != NULL);
+	heap = parent->brk;
+	KT_ASSERT_EQ(mm_brk(parent, heap + PAGE_SIZE), heap + PAGE_SIZE);
+	child = mm_fork(parent);
+	KT_ASSERT(child != NULL);
+	hog = ktest_hog_all_frames();
+	KT_ASSERT_EQ(mm_fault(child, heap, true), MM_FAULT_OOM);         /* heap page on demand */
+	KT_ASSERT_EQ(mm_fault(child, DATA_VA, true), MM_FAULT_OOM);      /* COW copy */
+	KT_ASSERT_EQ(mm_fault(child, heap + PAGE_SIZE, true), MM_FAULT_BAD);
+	KT_ASSERT_EQ(mm_fault(child, DATA_VA, false), MM_FAULT_DONE);    /* reading needs no frame */
+	ktest_free_hogged_frames(hog);
+	KT_ASSERT_EQ(mm_fault(child, heap, true), MM_FAULT_DONE);
+	KT_ASSERT_EQ(mm_fault(child, DATA_VA, true), MM_FAULT_DONE);
+	KT_ASSERT((mm_lookup(child, DATA_VA) & (PTE_W | PTE_COW)) == PTE_W);
+	mm_destroy(child);
+	mm_destroy(parent);
 }

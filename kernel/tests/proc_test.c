@@ -1,9 +1,12 @@
 /* Self-tests of processes started from the kernel: exit status, fault deaths, no leaked frames. */
+#include "kernel/exec.h"
 #include "kernel/ktest.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/proc.h"
 #include "kernel/sched.h"
+#include "kernel/task.h"
+#include "kernel/tests/ktest_memory.h"
 #include "kernel/tests/ktest_threads.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/signal.h"
@@ -76,4 +79,24 @@ KTEST(proc_orphan_of_exited_kthread_is_freed)
 		after = frames_in_hand();
 	}
 	KT_ASSERT_EQ(after, before);
+}
+
+/* exec looks the program up before it allocates: a missing one is -ENOENT, not -ENOMEM. */
+KTEST(proc_exec_missing_is_enoent_without_memory)
+{
+	const char *const argv[] = { "nope", NULL };
+	struct task *t = task_alloc("nomem");
+	unsigned before;
+	physaddr_t hog;
+	int r;
+
+	KT_ASSERT(t != NULL);
+	before = pmm_free_count();
+	hog = ktest_hog_all_frames();
+	KT_ASSERT_EQ(pmm_free_count(), 0);
+	r = exec_kernel(t, "/bin/nope", argv, NULL);
+	ktest_free_hogged_frames(hog);
+	task_free(t);
+	KT_ASSERT(pmm_free_count() >= before);
+	KT_ASSERT_EQ(r, -ENOENT);
 }

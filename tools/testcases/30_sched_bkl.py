@@ -1,6 +1,49 @@
 """Tasks, the scheduler and the Big Kernel Lock: misuse must be reported, not tolerated."""
 
 
+def check_bklsurvey(h):
+    """tools/bklsurvey finds in the source exactly the lock_kernel() sites built into kernel.elf,
+    and says so when they differ (a copy of the tree with one extra call must fail the check)."""
+    import os
+    import re
+    import shutil
+    import subprocess
+    import tempfile
+    name = "tools[bklsurvey agrees with kernel.elf]"
+    if not h.wanted(name):
+        return
+    tool = os.path.join(h.ROOT, "tools", "bklsurvey")
+    nm = subprocess.run(["nm", h.KERNEL], capture_output=True, text=True).stdout
+    built = len(re.findall(r" [dDbB] bkl_site_\.\d+$", nm, re.M))
+    r = subprocess.run([tool, "--elf", h.KERNEL], capture_output=True, text=True, timeout=60)
+    problems = []
+    if r.returncode != 0:
+        problems.append(f"exit status {r.returncode}: {r.stdout[-300:]}")
+    if not re.search(rf"^{built} lock_kernel\(\) call sites", r.stdout, re.M):
+        problems.append(f"the table does not count the {built} sites nm sees")
+    if f"check: the {built} sites" not in r.stdout:
+        problems.append("no agreement line")
+    with tempfile.TemporaryDirectory() as d:
+        for top in ("kernel", "fs", "drivers"):
+            if os.path.isdir(os.path.join(h.ROOT, top)):
+                shutil.copytree(os.path.join(h.ROOT, top), os.path.join(d, top))
+        with open(os.path.join(d, "kernel", "main.c"), "a") as f:
+            f.write("\nvoid bklsurvey_extra(void)\n{\n\tlock_kernel();\n}\n")
+        bad = subprocess.run([tool, "--elf", h.KERNEL, "--root", d], capture_output=True, text=True,
+                             timeout=60)
+        if bad.returncode != 1 or "is in the source but not built" not in bad.stdout:
+            problems.append("an extra lock_kernel() in the source went unnoticed")
+    h.record(name, not problems, "; ".join(problems))
+
+    name = "docs[docs/bkl.md carries bklsurvey's table as it is now]"
+    if h.wanted(name):
+        doc = open(os.path.join(h.ROOT, "docs", "bkl.md")).read()
+        plain = subprocess.run([tool], capture_output=True, text=True, timeout=60).stdout
+        m = re.search(r"<!-- bklsurvey:begin -->\n```\n(.*?)```\n<!-- bklsurvey:end -->", doc, re.S)
+        h.record(name, bool(m) and m.group(1) == plain,
+                 "the table in docs/bkl.md differs from tools/bklsurvey's output: run tools/bklsurvey --update-doc docs/bkl.md")
+
+
 def run(h):
     h.expect_report("bkl-in-interrupt", "bkl_in_interrupt_is_reported",
                     [r"^BUG: lock_kernel\(\) called from interrupt context at kernel/tests/bkl_test\.c:\d+",
@@ -14,3 +57,4 @@ def run(h):
                      r"preempt_count: 1",
                      r"holding spinlock ktest-sleepy, taken at kernel/tests/bkl_test\.c:\d+",
                      r"ktest_fn_might_sleep_with_spinlock_is_reported\+0x"])
+    check_bklsurvey(h)

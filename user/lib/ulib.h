@@ -16,6 +16,7 @@
 #include "kernel/lib/string.h"          /* memcpy, strlen, ...: shared with the kernel */
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/signal.h"
+#include "kernel/uapi/sysinfo.h"
 #include "kernel/uapi/unistd.h"
 #include "kernel/uapi/wait.h"
 
@@ -71,6 +72,7 @@ static inline int clock_gettime(int clock, struct timespec *ts)
 {
 	return syscall(__NR_clock_gettime, clock, ts);
 }
+static inline int sysinfo(struct sysinfo *info) { return syscall(__NR_sysinfo, info); }
 static inline void msleep(int ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };

@@ -1446,7 +1446,7 @@ static int initrd_check(void)
 	EXPECT(st.st_rdev, SMPIX_MKDEV(5, 1));
 	fd = sys_open("/nodes/console", O_WRONLY, 0);
 	CHECK(fd >= 0);
-	EXPECT(sys_write(fd, "vfstest: written through a hand-made device node\n", 50), 50);
+	EXPECT(sys_write(fd, "vfstest: written through a hand-made device node\n", 49), 49);
 	sys_close(fd);
 	end();
 	return group_failed ? 1 : 0;

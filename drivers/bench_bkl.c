@@ -1,0 +1,78 @@
+/*
+ * /dev/bench_bkl: a driver written the 2004 way. Its counter has no lock:
+ * the driver relies on its ioctl being called under the BKL, as every
+ * ioctl was in Linux 2.6.6, so it sets no flag. Boot with ioctl=unlocked
+ * (or write "unlocked" to /proc/sys/kernel/ioctl_mode) and updates from
+ * several CPUs at once get lost: each reads the old value, works, and
+ * writes back over the others.
+ *
+ * Asked to sleep in the middle of an update, it loses updates even under
+ * the BKL, because the BKL is let go while its holder sleeps (kernel/bkl.c):
+ * the lock never protected anything across a sleep, which is the trap the
+ * BKL set for its users.
+ */
+#include "drivers/bench.h"
+
+#include "fs/chrdev.h"
+#include "fs/file.h"
+#include "kernel/atomic.h"
+#include "kernel/mm/uaccess.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/uapi/bench.h"
+#include "kernel/uapi/errno.h"
+
+/* Protected by the BKL (the driver assumes its ioctl runs under it), and by nothing else. */
+static volatile uint64_t counter;
+/* Counted atomically, so a test can compare the updates asked for with those that stuck. */
+static atomic_t calls;
+
+static long update(const struct bench_work *w)
+{
+	uint64_t v = counter;
+
+	bench_spin(w->spins);
+	if (w->sleep_us)
+		sched_sleep_ns((uint64_t)w->sleep_us * 1000);   /* drops the BKL, if held */
+	counter = v + 1;
+	atomic_inc(&calls);
+	return 0;
+}
+
+static long bench_bkl_ioctl(struct file *f, unsigned cmd, unsigned long arg)
+{
+	struct bench_work w;
+	struct bench_stats st;
+	long r;
+
+	switch (cmd) {
+	case BENCH_UPDATE:
+		if ((r = bench_get_work(&w, arg)) < 0)
+			return r;
+		return update(&w);
+	case BENCH_READ:
+		st.counter = counter;
+		st.calls = (unsigned)atomic_read(&calls);
+		return copy_to_user((void *)arg, &st, sizeof(st)) < 0 ? -EFAULT : 0;
+	case BENCH_RESET:
+		counter = 0;
+		atomic_set(&calls, 0);
+		return 0;
+	default:
+		return -ENOTTY;
+	}
+}
+
+static const struct file_operations bench_bkl_fops = {
+	.name = "bench_bkl",
+	.flags = 0,                     /* no FOP_UNLOCKED_IOCTL: serialize me */
+	.ioctl = bench_bkl_ioctl,
+};
+
+void bench_bkl_init(void)
+{
+	int r = chrdev_register_mode(BENCH_MAJOR, BENCH_BKL_MINOR, "bench_bkl", 0666, &bench_bkl_fops);
+
+	if (r < 0)
+		printk("bench: cannot register /dev/bench_bkl: error %d\n", r);
+}

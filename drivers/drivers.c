@@ -1,0 +1,24 @@
+/*
+ * The list of character-device drivers. Each registers its (major, minor)
+ * numbers and file_operations with fs/chrdev.c, and its /dev node appears
+ * in devfs. Numbers are Linux's where Linux has the device.
+ */
+#include "drivers/drivers.h"
+
+#include "drivers/bench.h"
+#include "drivers/console.h"
+#include "drivers/cpuid.h"
+#include "drivers/kcounts.h"
+#include "drivers/mem.h"
+#include "drivers/rtc.h"
+
+void drivers_init(void)
+{
+	console_driver_init();  /* /dev/console, /dev/tty, /dev/ttyS0: init's fds 0, 1 and 2 */
+	mem_devices_init();     /* /dev/null, /dev/zero, /dev/full */
+	rtc_device_init();      /* /dev/rtc: the CMOS clock */
+	cpuid_devices_init();   /* /dev/cpu/N/cpuid */
+	bench_bkl_init();       /* /dev/bench_bkl: relies on the BKL */
+	bench_own_init();       /* /dev/bench_own: its own locking, FOP_UNLOCKED_IOCTL */
+	kcounts_init();         /* /dev/kcounts: object counts for leak checks */
+}

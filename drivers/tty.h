@@ -1,0 +1,65 @@
+/*
+ * Terminals. A struct tty joins a device (how bytes go out, where typed
+ * bytes come in) to the line discipline (drivers/n_tty.c) and to job
+ * control: the session it is the controlling terminal of, and that
+ * session's foreground process group, which gets ^C's SIGINT.
+ */
+#ifndef DRIVERS_TTY_H
+#define DRIVERS_TTY_H
+
+#include "drivers/n_tty.h"
+#include "fs/file.h"
+#include "kernel/spinlock.h"
+#include "kernel/waitqueue.h"
+
+#define TTY_FLIP_SIZE 512       /* typed bytes waiting for the tty thread; a power of two */
+
+struct tty {
+	const char *name;
+	/* Protects ldisc, winsize, pgrp and session. Never taken in an interrupt. */
+	spinlock_t lock;
+	struct n_tty ldisc;
+	struct winsize winsize;
+	int session;                    /* the session this is the controlling tty of; 0: none */
+	int pgrp;                       /* that session's foreground process group; 0: none */
+	struct wait_queue read_wait;    /* readers, until the ldisc has something for them */
+	/* The device's output, raw: output processing has been done. */
+	void (*write_raw)(const char *s, size_t n);
+
+	/*
+	 * The flip buffer: typed bytes on their way from the interrupt to the
+	 * tty thread, which runs the line discipline in process context (where
+	 * it may send signals, which take proc_lock). Linux 2.6 did the same
+	 * with its flip buffers and a work queue.
+	 */
+	spinlock_t flip_lock;           /* protects flip, flip_head, flip_tail; taken in the interrupt */
+	char flip[TTY_FLIP_SIZE];
+	uint32_t flip_head, flip_tail;  /* free-running */
+	struct wait_queue flip_wait;    /* the tty thread sleeps here */
+};
+
+/* Set up tty and start its input thread. */
+void tty_init(struct tty *tty, const char *name, void (*write_raw)(const char *s, size_t n));
+/* A typed byte, from the device's interrupt handler. */
+void tty_receive_irq(struct tty *tty, char c);
+/* The controlling tty of the current process's session, or NULL. */
+struct tty *tty_of_current(void);
+/*
+ * Make tty the controlling terminal of the caller's session (TIOCSCTTY):
+ * 0 if it is (or already was), -EPERM if the caller is no session leader,
+ * has a terminal already, or another session has this one.
+ */
+int tty_acquire_ctty(struct tty *tty);
+
+/*
+ * The file methods every tty node uses; f->private_data is the tty. A
+ * device's open() sets it and calls tty_open(), which makes the tty the
+ * controlling terminal of a session leader that has none (unless O_NOCTTY).
+ */
+int tty_open(struct tty *tty, struct file *f, bool may_become_ctty);
+ssize_t tty_read(struct file *f, char *ubuf, size_t n, loff_t *pos);
+ssize_t tty_write(struct file *f, const char *ubuf, size_t n, loff_t *pos);
+long tty_ioctl(struct file *f, unsigned cmd, unsigned long arg);
+int tty_nread(struct file *f);
+
+#endif

@@ -1,0 +1,82 @@
+"""The drivers and the ioctl path: ioctltest booted as init at 1 and 4 CPUs, and on this Linux host."""
+import importlib
+import os
+import re
+
+suites = importlib.import_module("46_pipes_proc")
+
+
+def on_linux_with_a_tty(h):
+    """The Linux build runs on a pty, so that its termios checks run against Linux's own tty code."""
+    import pty
+    name = "host: ioctltest on Linux, on a pty (gcc -m32 -static)"
+    if not h.wanted(name):
+        return
+    exe = os.path.join(h.BUILD, "ioctltest-linux")
+    if not os.access(exe, os.X_OK):
+        return h.record(name, False, "build/ioctltest-linux is missing (make test builds it)")
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(exe, [exe])
+    out = b""
+    while True:
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        out += data
+    _, status = os.waitpid(pid, 0)
+    text = out.decode("utf-8", "replace").replace("\r", "")
+    fails = re.findall(r"^ioctltest: (\S+) FAIL(.*)$", text, re.M)
+    problems = [f"{t}{r}" for t, r in fails]
+    if "ioctltest: termios checked on a tty" not in text:
+        problems.append("the termios checks did not run")
+    if os.waitstatus_to_exitcode(status) != 0:
+        problems.append(f"exit status {os.waitstatus_to_exitcode(status)}")
+    h.record(name, not problems, " | ".join(problems))
+
+
+def ttytest(h, cpus):
+    """A person at the console: type at each prompt of /bin/ttytest, as the keys would come."""
+    name = f"ttytest[smp{cpus}]"
+    if not h.wanted(name):
+        return
+    q = h.Qemu(f"ttytest-smp{cpus}", append="init=/bin/ttytest", cpus=cpus, timeout=120)
+    keys = [("a line", "hel\x7flo wor\x17world\r"), ("\\^D", "\x04"), ("3 raw bytes", "a\x7fb"),
+            ("\\^C", "\x03")]
+    for prompt, typed in keys:
+        if not q.expect(rf"ttytest: type {prompt}"):
+            break
+        q.send(typed)
+    q.expect(suites.INIT_EXIT)
+    q.wait_exit()
+    out = q.output
+    for test, status, rest in suites.suite_lines("ttytest").findall(out):
+        h.record(f"{name} {test}", status == "ok", rest.strip())
+    problems = []
+    if not re.search(r"^ttytest: summary 4 passed, 0 failed$", out, re.M):
+        problems.append("no clean summary" + (" (timeout)" if q.timed_out else ""))
+    if "hel\b \blo wor\b \b\b \b\b \bworld" not in out:
+        problems.append("the echo of the edited line is not what a Linux tty shows")
+    if "^C" not in out:
+        problems.append("^C was not echoed")
+    if h.bad_lines(out):
+        problems.append("kernel reported: " + h.bad_lines(out)[0])
+    h.record(f"{name} typed session, power off", not problems, "; ".join(problems))
+
+
+def run(h):
+    ttytest(h, 2)
+    on_linux_with_a_tty(h)
+    out = suites.guest_suite(h, "ioctltest", "smp4", cpus=4, min_tests=11)
+    suites.guest_suite(h, "ioctltest", "smp1", cpus=1, min_tests=11)
+    if out is not None:
+        # /dev/cpu/N/cpuid ran on CPU N: each reports the APIC id the boot log gave that CPU.
+        name = "ioctltest[smp4] cpuid on each CPU reports its APIC id"
+        booted = dict(re.findall(r"^smp: CPU (\d+): APIC id (\d+)", out, re.M))
+        shown = dict(re.findall(r"^ioctltest: cpu (\d+) cpuid apicid (\d+)$", out, re.M))
+        h.record(name, len(booted) == 4 and booted == shown, f"boot log {booted}, cpuid {shown}")
+        name = "ioctltest[smp4] the guest ran its termios checks on the console"
+        h.record(name, "ioctltest: termios checked on a tty" in out, "no line from the termios test")

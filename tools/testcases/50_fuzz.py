@@ -1,0 +1,20 @@
+"""The syscall fuzzer (/bin/fuzz) for a bounded time: 1 and 4 CPUs, and every call under the BKL.
+Fixed seeds, so a failure here replays with the `make fuzz` line the check prints."""
+
+
+# fuzz_selftest=1 plants a child that sleeps 1000 s: the watchdog must kill it, replay it
+# printing its one call, and kill the replay too (the child and its replay: two hangs at
+# least; a random call may add one, since one sleep in 256 is left long on purpose).
+HANG_CAUGHT = [r"^fuzz: child 0 \(pid \d+\) hung; killing it \(replay: fuzz_child=0\)$",
+               r"^fuzz: replaying child 0, printing each call$",
+               r"^fuzz: \[child 0\] #0 nanosleep\(nr 162; ",
+               r"^fuzz: child 0 \(pid \d+\) hung; killing it",
+               r"^fuzz: summary .* hangs=([2-9]|\d\d+) "]
+
+
+def run(h):
+    h.fuzz("hang-detector", seconds=3, seed=5, cpus=2, append="fuzz_selftest=1 fuzz_hang_ms=1000",
+           patterns=HANG_CAUGHT)
+    h.fuzz("smp1", seconds=10, seed=1, cpus=1)
+    h.fuzz("smp4", seconds=10, seed=4, cpus=4)
+    h.fuzz("bkl-syscalls", seconds=8, seed=2, cpus=2, append="bkl=syscalls")

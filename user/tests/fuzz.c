@@ -1,0 +1,671 @@
+/*
+ * /bin/fuzz: a seeded, reproducible system-call fuzzer.
+ *
+ * The parent never makes a random call itself. It forks children, each with
+ * a seed derived from the run's seed, and each child makes CALLS_PER_CHILD
+ * calls chosen by its own random stream: a number from the kernel's list
+ * (generated at build time from kernel/uapi/unistd.h, so every new syscall
+ * is in the pool), an unknown number, or a probe whose answer is certain.
+ * Arguments come from pools of good and bad values. Around every call the
+ * child checks what the ABI promises: ebx, ecx, edx, esi, edi, ebp and esp
+ * come back unchanged, and so does the direction flag; unknown numbers
+ * answer -ENOSYS; bad pointers in the probes answer -EFAULT.
+ *
+ * A child that does not finish in time is killed and replayed once, printing
+ * each call before making it, so the last line names the call that hangs.
+ * Every report carries the child's seed: "fuzz_child=S" replays that child
+ * alone, "fuzz_seed=S" the whole run (kernel command line words reach init's
+ * environment; `make fuzz SEED=S`).
+ *
+ * Output: "fuzz: ..." lines; a register mismatch or a wrong answer prints
+ * "fuzz: REGISTER MISMATCH" or "fuzz: WRONG ANSWER"; the last line is
+ * "fuzz: summary ...". Exit status 0 unless something was wrong.
+ */
+#include <stdbool.h>
+
+#include "kernel/uapi/fcntl.h"
+#include "ulib.h"
+
+struct call {
+	const char *name;
+	int nr;
+};
+
+/* The pool: every call the kernel knows (build/gen/fuzz_syscalls.h, written by the Makefile). */
+static const struct call all_calls[] = {
+#define FUZZ_CALL(name, nr) { #name, nr },
+#include "fuzz_syscalls.h"
+#undef FUZZ_CALL
+};
+#define NCALLS (int)(sizeof(all_calls) / sizeof(all_calls[0]))
+
+/* Calls that would end the run rather than test the kernel: never made. */
+static const char *const deny[] = { "exit", "exit_group", "reboot" };
+/*
+ * Calls that block until a signal comes (or kill the caller for a bad frame):
+ * made only once in 256 draws, or every child would spend its time hung.
+ */
+static const char *const rarely[] = {
+	"pause", "sigsuspend", "rt_sigsuspend", "sigreturn", "rt_sigreturn",
+};
+/* Calls whose new child may share our memory: it exits at once, touching nothing (fuzz_raw_call). */
+static const char *const new_child_exits[] = { "vfork", "clone", "clone3" };
+
+#define CALLS_PER_CHILD 100
+#define HANG_MS     10000               /* a child that takes longer is hung (a busy host slows all) */
+#define DIE_NS      10000000000LL       /* a killed child must be gone by then */
+#define PLANTED_SEED 0                  /* fuzz_selftest=1: the child of this seed hangs on purpose */
+#define POLL_MS      5
+#define MAX_SLOTS    8
+#define EXIT_MISMATCH 3
+#define EXIT_WRONG    4
+
+/* ---- random numbers: splitmix32, one stream per child ------------------- */
+
+static uint32_t rng_state;
+
+static uint32_t mix32(uint32_t z)
+{
+	z = (z ^ (z >> 16)) * 0x85EBCA6B;
+	z = (z ^ (z >> 13)) * 0xC2B2AE35;
+	return z ^ (z >> 16);
+}
+
+static uint32_t rnd(void)
+{
+	rng_state += 0x9E3779B9;
+	return mix32(rng_state);
+}
+
+static uint32_t rnd_below(uint32_t n)
+{
+	return rnd() % n;
+}
+
+/* ---- the call itself, in assembly: the registers are what we check ------ */
+
+struct regs {
+	uint32_t eax, ebx, ecx, edx, esi, edi, ebp, esp, eflags;
+};
+
+#define EFLAGS_DF 0x400
+
+/* Read and written by fuzz_raw_call; one call at a time per process. */
+struct regs fuzz_in, fuzz_out;
+uint32_t fuzz_saved_esp;
+uint32_t fuzz_child_exits;      /* nonzero: a 0 from this call means we are a new child: exit */
+
+void fuzz_raw_call(void);
+/*
+ * Load eax and ebx..ebp from fuzz_in (and set DF if fuzz_in.eflags says so),
+ * int $0x80, then store every register, esp and eflags in fuzz_out before
+ * anything else can change them. esp is compared with what it was at the
+ * int $0x80: fuzz_saved_esp.
+ */
+__asm__(".text\n"
+	".globl fuzz_raw_call\n"
+	"fuzz_raw_call:\n"
+	"	pushl %ebp\n"
+	"	pushl %edi\n"
+	"	pushl %esi\n"
+	"	pushl %ebx\n"
+	"	movl %esp, fuzz_saved_esp\n"
+	"	testl $0x400, fuzz_in+32\n"
+	"	jz 1f\n"
+	"	std\n"
+	"1:	movl fuzz_in+4, %ebx\n"
+	"	movl fuzz_in+8, %ecx\n"
+	"	movl fuzz_in+12, %edx\n"
+	"	movl fuzz_in+16, %esi\n"
+	"	movl fuzz_in+20, %edi\n"
+	"	movl fuzz_in+24, %ebp\n"
+	"	movl fuzz_in+0, %eax\n"
+	"	int $0x80\n"
+	"	testl %eax, %eax\n"            /* changes no flag we check (DF) */
+	"	jnz 2f\n"
+	"	cmpl $0, fuzz_child_exits\n"
+	"	je 2f\n"
+	"	movl $252, %eax\n"             /* exit_group(0), on no stack, writing no memory */
+	"	xorl %ebx, %ebx\n"
+	"	int $0x80\n"
+	"2:	movl %eax, fuzz_out+0\n"
+	"	movl %ebx, fuzz_out+4\n"
+	"	movl %ecx, fuzz_out+8\n"
+	"	movl %edx, fuzz_out+12\n"
+	"	movl %esi, fuzz_out+16\n"
+	"	movl %edi, fuzz_out+20\n"
+	"	movl %ebp, fuzz_out+24\n"
+	"	movl %esp, fuzz_out+28\n"
+	"	pushfl\n"
+	"	popl fuzz_out+32\n"
+	"	cld\n"
+	"	popl %ebx\n"
+	"	popl %esi\n"
+	"	popl %edi\n"
+	"	popl %ebp\n"
+	"	ret\n");
+
+/* ---- argument pools -------------------------------------------------------- */
+
+/* Memory the kernel may write through a "good" pointer: nothing else lives here. */
+static char scratch[4 * 4096] __attribute__((aligned(4096)));
+static const uint32_t bad_pointers[] = {
+	0, 1, 0xC0000000, 0xC0100000, 0xFFFFFFF0, 0xFFFFFFFF, 0x40000000, 0xBFFFFFFC,
+};
+static const uint32_t interesting[] = {
+	0, 1, 2, 3, 4, 7, 8, 16, 64, 255, 256, 4095, 4096, 65536, 0x7FFFFFFF, 0x80000000,
+	0xFFFFFFFF, 0xFFFFFFFE, 0xFFFFF000,
+};
+static int self_pid, parent_pid;
+static uint32_t image_end;              /* the break at start: our text, data and bss lie below */
+
+/* A random value that is not an address inside our own image or stack (the kernel would write there). */
+static uint32_t random_word(void)
+{
+	uint32_t v = rnd();
+	uint32_t sp = fuzz_saved_esp ? fuzz_saved_esp : (uint32_t)&v;
+
+	if ((v >= 0x08048000 && v < image_end + 65536) || (v >= sp - 65536 && v < 0xC0000000))
+		v ^= 0x40000000;
+	return v;
+}
+
+static uint32_t good_pointer(void)
+{
+	return (uint32_t)scratch + rnd_below(sizeof(scratch) - 256);
+}
+
+static uint32_t random_arg(void)
+{
+	switch (rnd_below(8)) {
+	case 0: case 1:
+		return interesting[rnd_below(sizeof(interesting) / sizeof(interesting[0]))];
+	case 2:
+		return rnd_below(32);
+	case 3: case 4:
+		return good_pointer();
+	case 5:
+		return bad_pointers[rnd_below(sizeof(bad_pointers) / sizeof(bad_pointers[0]))];
+	case 6:
+		return rnd_below(3) == 0 ? (uint32_t)self_pid : 99999;
+	default:
+		return random_word();
+	}
+}
+
+/* What a good pointer points at: mostly small numbers, some edge values, some noise. */
+static void fill_scratch(void)
+{
+	uint32_t *w = (uint32_t *)scratch;
+
+	for (unsigned i = 0; i < sizeof(scratch) / 4; i++)
+		w[i] = rnd_below(2) ? rnd_below(16) : random_arg();
+}
+
+static bool listed(const char *name, const char *const *list, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(name, list[i]))
+			return true;
+	return false;
+}
+#define LISTED(name, list) listed((name), (list), sizeof(list) / sizeof((list)[0]))
+
+static bool denied(const char *name)
+{
+	return LISTED(name, deny) || (LISTED(name, rarely) && rnd_below(256) != 0);
+}
+
+static bool in_scratch(uint32_t p)
+{
+	return p >= (uint32_t)scratch && p < (uint32_t)scratch + sizeof(scratch);
+}
+
+/* A pid argument that must not be the fuzzer, its parent, init, a group or everyone. */
+static void tame_pid(uint32_t *a)
+{
+	int pid = (int)*a;
+
+	/* Signalling itself now and then is fine: it ends this child early, that is all. */
+	if (pid <= 0 || pid == parent_pid || pid == 1 || (pid == self_pid && rnd_below(4)))
+		*a = 99999;
+}
+
+/*
+ * Arguments that would hurt the run, not the kernel: signals for the fuzzer
+ * or its parent (or everyone), sleeps of seconds, console writes of noise.
+ * One sleep in 256 is left alone, so that the hang detector has work.
+ */
+static void tame(const char *name, uint32_t *a)
+{
+	if (!strcmp(name, "kill") || !strcmp(name, "tkill") || !strcmp(name, "prlimit64")) {
+		tame_pid(&a[0]);
+	} else if (!strcmp(name, "tgkill")) {
+		tame_pid(&a[0]);
+		tame_pid(&a[1]);
+	} else if (!strcmp(name, "nanosleep") && rnd_below(256) != 0) {
+		if (in_scratch(a[0]))
+			((uint32_t *)a[0])[0] = 0;              /* tv_sec */
+	} else if (!strcmp(name, "clock_nanosleep") && rnd_below(256) != 0) {
+		if (in_scratch(a[2]))
+			((uint32_t *)a[2])[0] = 0;              /* tv_sec */
+	} else if ((!strcmp(name, "read") || !strcmp(name, "readv") || !strcmp(name, "pread64") ||
+		    !strcmp(name, "ioctl")) && (a[0] == 1 || a[0] == 2)) {
+		/*
+		 * fds 1 and 2 are the console, open for reading too: a read would
+		 * wait for a person, and a random TCSETS could make every later
+		 * line of the run unreadable (OLCUC, no ONLCR). fd 0 is /dev/null.
+		 */
+		a[0] = 0;
+	} else if ((!strcmp(name, "close") || !strcmp(name, "dup2") || !strcmp(name, "dup3")) &&
+		   a[!strcmp(name, "close") ? 0 : 1] <= 2) {
+		/* fds 0-2 stay as they are: the probes and the reports write to fd 1. */
+		a[!strcmp(name, "close") ? 0 : 1] = 99;
+	} else if (!strcmp(name, "write") && (a[0] == 1 || a[0] == 2)) {
+		if (in_scratch(a[1]))
+			a[2] %= 64;
+		memset(scratch, 0, sizeof(scratch));    /* NUL bytes print nothing */
+	}
+}
+
+/* ---- probes: calls whose answer is certain ------------------------------------ */
+
+struct probe {
+	const char *name;
+	int nr;
+	uint32_t args[6];
+	int bad_arg;            /* this argument gets a bad pointer; the answer must be -EFAULT */
+};
+
+static const struct probe probes[] = {
+	{ "write", __NR_write, { 1, 0, 16 }, 1 },
+	{ "nanosleep", __NR_nanosleep, { 0, 0 }, 0 },
+	{ "clock_gettime", __NR_clock_gettime, { CLOCK_MONOTONIC, 0 }, 1 },
+	{ "sched_getaffinity", __NR_sched_getaffinity, { 0, 4, 0 }, 2 },
+	{ "sched_setaffinity", __NR_sched_setaffinity, { 0, 4, 0 }, 2 },
+	{ "execve", __NR_execve, { 0, 0, 0 }, 0 },
+	{ "sysinfo", __NR_sysinfo, { 0 }, 0 },
+};
+/* Certainly bad for any length: unmapped, or kernel memory. */
+static const uint32_t certainly_bad[] = { 0, 0xC0000000, 0xC0100000, 0xFFFFFFF0, 0x40000000 };
+
+static bool known_number(uint32_t nr)
+{
+	for (int i = 0; i < NCALLS; i++)
+		if ((uint32_t)all_calls[i].nr == nr)
+			return true;
+	return false;
+}
+
+/* ---- one child ---------------------------------------------------------------- */
+
+enum kind { RANDOM_CALL, UNKNOWN_NUMBER, PROBE };
+
+struct planned {
+	enum kind kind;
+	const char *name;
+	uint32_t nr, args[6];
+	bool df;
+	long expect;            /* for UNKNOWN_NUMBER and PROBE */
+};
+
+static void plan_call(struct planned *p)
+{
+	uint32_t choice = rnd_below(100);
+
+	p->df = rnd_below(4) == 0;
+	for (int i = 0; i < 6; i++)
+		p->args[i] = random_arg();
+	if (choice < 80) {
+		const struct call *c;
+
+		do {
+			c = &all_calls[rnd_below(NCALLS)];
+		} while (denied(c->name));
+		p->kind = RANDOM_CALL;
+		p->name = c->name;
+		p->nr = c->nr;
+		fill_scratch();
+		tame(c->name, p->args);
+	} else if (choice < 90) {
+		do {
+			p->nr = rnd_below(2) ? rnd_below(1024) : rnd();
+		} while (known_number(p->nr));
+		p->kind = UNKNOWN_NUMBER;
+		p->name = "(unknown)";
+		p->expect = -ENOSYS;
+	} else {
+		const struct probe *pr = &probes[rnd_below(sizeof(probes) / sizeof(probes[0]))];
+
+		p->kind = PROBE;
+		p->name = pr->name;
+		p->nr = pr->nr;
+		memcpy(p->args, pr->args, sizeof(p->args));
+		p->args[pr->bad_arg] = certainly_bad[rnd_below(sizeof(certainly_bad) / sizeof(certainly_bad[0]))];
+		p->expect = -EFAULT;
+	}
+}
+
+static void describe(char *buf, size_t n, const struct planned *p)
+{
+	snprintf(buf, n, "%s(nr %d; %x, %x, %x, %x, %x, %x)%s", p->name, (int)p->nr, p->args[0],
+		 p->args[1], p->args[2], p->args[3], p->args[4], p->args[5], p->df ? " with DF set" : "");
+}
+
+/* Every register but eax must come back as it went in; so must DF and esp. */
+static const char *clobbered(const struct planned *p, uint32_t *was, uint32_t *now)
+{
+	static const char *const names[] = { "ebx", "ecx", "edx", "esi", "edi", "ebp" };
+	const uint32_t *in = &fuzz_in.ebx, *out = &fuzz_out.ebx;
+
+	for (int i = 0; i < 6; i++) {
+		if (in[i] != out[i]) {
+			*was = in[i];
+			*now = out[i];
+			return names[i];
+		}
+	}
+	if (fuzz_out.esp != fuzz_saved_esp) {
+		*was = fuzz_saved_esp;
+		*now = fuzz_out.esp;
+		return "esp";
+	}
+	if (!!(fuzz_out.eflags & EFLAGS_DF) != p->df) {
+		*was = p->df;
+		*now = !p->df;
+		return "DF";
+	}
+	return NULL;
+}
+
+static void __attribute__((noreturn)) sys_exit_now(int code)
+{
+	syscall(__NR_exit_group, code);
+	for (;;)
+		;
+}
+
+/* Make call i of the child with this seed; exits the child on a finding. */
+static void make_call(uint32_t seed, int i, const struct planned *p, bool verbose)
+{
+	char what[160];
+	const char *reg;
+	uint32_t was, now;
+	int me;
+
+	if (verbose) {
+		describe(what, sizeof(what), p);
+		printf("fuzz: [child %u] #%d %s\n", seed, i, what);
+	}
+	fuzz_in.eax = p->nr;
+	memcpy(&fuzz_in.ebx, p->args, sizeof(p->args));
+	fuzz_in.eflags = p->df ? EFLAGS_DF : 0;
+	fuzz_child_exits = p->kind == RANDOM_CALL && LISTED(p->name, new_child_exits);
+	me = self_pid;
+	fuzz_raw_call();
+	reg = clobbered(p, &was, &now);
+	if (reg) {
+		describe(what, sizeof(what), p);
+		printf("fuzz: REGISTER MISMATCH child %u call #%d %s: %s was %x, now %x%s (replay: fuzz_child=%u)\n",
+		       seed, i, what, reg, was, now, getpid() != me ? " in fork's child" : "", seed);
+		sys_exit_now(EXIT_MISMATCH);
+	}
+	if (p->kind == RANDOM_CALL && p->nr == __NR_fork && fuzz_out.eax == 0)
+		sys_exit_now(0);        /* fork's child: its registers were right; it is done */
+	if (p->kind != RANDOM_CALL && (long)fuzz_out.eax != p->expect) {
+		describe(what, sizeof(what), p);
+		printf("fuzz: WRONG ANSWER child %u call #%d %s: %d, expected %ld (replay: fuzz_child=%u)\n",
+		       seed, i, what, (int)fuzz_out.eax, p->expect, seed);
+		sys_exit_now(EXIT_WRONG);
+	}
+}
+
+/* The planted hang of fuzz_selftest=1: one sleep of 1000 s, which the watchdog must end. */
+static void plan_hang(struct planned *p)
+{
+	uint32_t *ts = (uint32_t *)scratch;
+
+	ts[0] = 1000;
+	ts[1] = 0;
+	*p = (struct planned){ RANDOM_CALL, "nanosleep", __NR_nanosleep, { (uint32_t)ts }, false, 0 };
+}
+
+/*
+ * A child reads from /dev/null, not the console: a read of fd 0 would wait
+ * for a person to type, and every child that drew one would count as hung.
+ */
+static void quiet_stdin(void)
+{
+	int fd = (int)syscall(__NR_open, "/dev/null", O_RDONLY, 0);
+
+	if (fd > 0) {
+		syscall(__NR_dup2, fd, 0);
+		syscall(__NR_close, fd);
+	}
+}
+
+static void __attribute__((noreturn)) run_child(uint32_t seed, bool verbose)
+{
+	struct planned p;
+
+	self_pid = getpid();
+	rng_state = seed;
+	quiet_stdin();
+	if (seed == PLANTED_SEED) {
+		plan_hang(&p);
+		make_call(seed, 0, &p, verbose);
+		sys_exit_now(0);
+	}
+	for (int i = 0; i < CALLS_PER_CHILD; i++) {
+		plan_call(&p);
+		make_call(seed, i, &p, verbose);
+	}
+	sys_exit_now(0);
+}
+
+/* ---- the parent ------------------------------------------------------------------ */
+
+struct slot {
+	int pid;                /* 0: free */
+	uint32_t seed;
+	long long started;
+	bool replay;
+	bool killed;
+};
+
+static struct {
+	unsigned children, calls, hangs, crashes, mismatches, wrong, undying;
+} stats;
+static long long hang_ns = HANG_MS * 1000000LL;
+static long long run_end;               /* when the run's time is up */
+#define GRACE_NS 2000000000LL           /* then children still running get this long, no more */
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int start_child(struct slot *s, uint32_t seed, bool replay)
+{
+	int pid = fork();
+
+	if (pid == 0)
+		run_child(seed, replay);
+	if (pid < 0)
+		return pid;
+	*s = (struct slot){ pid, seed, now_ns(), replay, false };
+	stats.children++;
+	return 0;
+}
+
+/* A child (or an orphaned child of a child: we may be init) ended with status st. */
+static void account(struct slot *s, int st)
+{
+	if (WIFEXITED(st) && WEXITSTATUS(st) == EXIT_MISMATCH)
+		stats.mismatches++;
+	else if (WIFEXITED(st) && WEXITSTATUS(st) == EXIT_WRONG)
+		stats.wrong++;
+	if (!s)
+		return;
+	if (!s->killed) {
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+			stats.calls += CALLS_PER_CHILD;         /* calls made by children that finished */
+		if (WIFSIGNALED(st)) {
+			/* It may have signalled itself (kill is in the pool): worth a look, not a failure. */
+			stats.crashes++;
+			printf("fuzz: child %u died of signal %d (replay: fuzz_child=%u)\n", s->seed,
+			       WTERMSIG(st), s->seed);
+		}
+	}
+	s->pid = 0;
+}
+
+static struct slot *slot_of(struct slot *slots, int nslots, int pid)
+{
+	for (int i = 0; i < nslots; i++)
+		if (slots[i].pid == pid)
+			return &slots[i];
+	return NULL;
+}
+
+/* Collect whatever has ended (without blocking). */
+static void reap_some(struct slot *slots, int nslots)
+{
+	int pid, st;
+
+	while ((pid = wait4(-1, &st, WNOHANG, 0)) > 0) {
+		struct slot *s = slot_of(slots, nslots, pid);
+		bool was_hung = s && s->killed && !s->replay && now_ns() < run_end;
+		uint32_t seed = s ? s->seed : 0;
+
+		account(s, st);
+		/* Replay a hung child once, loudly: its last line names the call that hangs. */
+		if (was_hung) {
+			printf("fuzz: replaying child %u, printing each call\n", seed);
+			start_child(s, seed, true);
+		}
+	}
+}
+
+/* Kill a child that runs too long; report one that will not die. */
+static void watch(struct slot *slots, int nslots)
+{
+	long long t = now_ns();
+
+	for (int i = 0; i < nslots; i++) {
+		struct slot *s = &slots[i];
+
+		if (!s->pid)
+			continue;
+		if (!s->killed && t > run_end + GRACE_NS) {
+			/* Time is up: stop it, without calling it hung (a replay may be running long). */
+			kill(s->pid, SIGKILL);
+			s->killed = true;
+			s->started = t;
+		} else if (!s->killed && t - s->started > hang_ns) {
+			stats.hangs++;
+			printf("fuzz: child %u (pid %d) hung; killing it (replay: fuzz_child=%u)\n", s->seed,
+			       s->pid, s->seed);
+			kill(s->pid, SIGKILL);
+			s->killed = true;
+			s->started = t;
+		} else if (s->killed && t - s->started > DIE_NS) {
+			stats.undying++;
+			printf("fuzz: BUG? child %u (pid %d) did not die of SIGKILL\n", s->seed, s->pid);
+			s->pid = 0;     /* give up on it */
+		}
+	}
+}
+
+static bool any_running(struct slot *slots, int nslots)
+{
+	for (int i = 0; i < nslots; i++)
+		if (slots[i].pid)
+			return true;
+	return false;
+}
+
+static int online_cpus(void)
+{
+	uint32_t mask = 0;
+	int n = 0;
+
+	sched_getaffinity(0, sizeof(mask), &mask);
+	for (; mask; mask &= mask - 1)
+		n++;
+	return n;
+}
+
+/* "name=value" in argv or envp: the number, or dflt. */
+static uint32_t option(char **argv, char **envp, const char *name, uint32_t dflt)
+{
+	size_t n = strlen(name);
+	char **lists[2] = { argv, envp };
+
+	for (int l = 0; l < 2; l++)
+		for (char **p = lists[l]; p && *p; p++)
+			if (!strncmp(*p, name, n) && (*p)[n] == '=')
+				return (uint32_t)atoi(*p + n + 1);
+	return dflt;
+}
+
+int main(int argc, char **argv, char **envp)
+{
+	uint32_t seed = option(argv, envp, "fuzz_seed", 0);
+	uint32_t child_seed = option(argv, envp, "fuzz_child", 0);
+	uint32_t seconds = option(argv, envp, "fuzz_seconds", 10);
+	bool selftest = option(argv, envp, "fuzz_selftest", 0);
+	int nslots = online_cpus() + 1, next = 0;
+	struct slot slots[MAX_SLOTS] = { { 0 } };
+	long long end;
+
+	parent_pid = getpid();
+	hang_ns = option(argv, envp, "fuzz_hang_ms", HANG_MS) * 1000000LL;
+	image_end = (uint32_t)brk(0);
+	if (seed == 0)
+		seed = (uint32_t)now_ns() | 1;  /* none given: a new one, printed for replay */
+	if (nslots > MAX_SLOTS)
+		nslots = MAX_SLOTS;
+	printf("fuzz: %d calls in the pool, %d children at a time, %u s, seed %u (replay: fuzz_seed=%u)\n",
+	       NCALLS, child_seed ? 1 : nslots, seconds, seed, seed);
+	if (child_seed) {
+		/* Replay one child, printing each call. */
+		nslots = 1;
+		start_child(&slots[0], child_seed, true);
+		seconds = 0;
+	} else if (selftest) {
+		/* Check the watchdog first: a child that hangs for sure must be killed and replayed. */
+		printf("fuzz: self-test: child %u hangs on purpose\n", PLANTED_SEED);
+		start_child(&slots[0], PLANTED_SEED, false);
+	}
+	end = run_end = now_ns() + (long long)seconds * 1000000000;
+	if (child_seed)
+		run_end += hang_ns;     /* the replayed child may run until it counts as hung */
+	for (;;) {
+		bool more = now_ns() < end;
+
+		for (int i = 0; more && i < nslots; i++) {
+			uint32_t cs = mix32(seed * 0x9E3779B9u + (uint32_t)next++);
+
+			if (!slots[i].pid)
+				start_child(&slots[i], cs == PLANTED_SEED ? cs + 1 : cs, false);
+			else
+				next--;
+		}
+		reap_some(slots, nslots);
+		watch(slots, nslots);
+		if (!more && !any_running(slots, nslots))
+			break;
+		msleep(POLL_MS);
+	}
+	/* Orphans of children (fork is in the pool) come to us if we are init: collect them too. */
+	msleep(50);
+	reap_some(slots, nslots);
+	printf("fuzz: summary calls=%u children=%u hangs=%u crashes=%u mismatches=%u wrong=%u undying=%u\n",
+	       stats.calls, stats.children, stats.hangs, stats.crashes, stats.mismatches, stats.wrong,
+	       stats.undying);
+	return stats.mismatches || stats.wrong || stats.undying ? 1 : 0;
+}

@@ -1,0 +1,492 @@
+/*
+ * /bin/ioctltest: the drivers and the ioctl path (issue 14).
+ *
+ *  - /dev/null, /dev/zero, /dev/full, /dev/rtc and the tty ioctls behave as
+ *    on Linux (this part also runs on the host: build/ioctltest-linux);
+ *  - smpix only: /proc/ioctl's counts prove which path each policy took;
+ *    /dev/bench_bkl loses no update under ioctl=auto and does lose some under
+ *    ioctl=unlocked; a driver sleeping inside its ioctl lets a serialized
+ *    ioctl on another CPU through (the BKL is let go across sleep); every
+ *    2004 BKL site shows up in /proc/bkl once exercised; /dev/cpu/N/cpuid
+ *    runs CPUID on CPU N; bad input gets -ENOTTY, -EFAULT, -EBADF, -EINVAL.
+ */
+#include "gtest.h"
+
+#include "kernel/uapi/bench.h"
+#include "kernel/uapi/rtc.h"
+#include "kernel/uapi/termios.h"
+
+#ifndef __NR_sched_setaffinity
+#define __NR_sched_setaffinity 241
+#endif
+
+#define BAD_BUF ((void *)0xC0000000)
+#define WORKERS_MAX 8
+
+static char text[16384];
+static int ncpus = 1;
+
+/* A non-negative decimal number at p (spaces first are skipped). */
+static long strtol_simple(const char *p)
+{
+	long v = 0;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	while (*p >= '0' && *p <= '9')
+		v = v * 10 + (*p++ - '0');
+	return v;
+}
+
+static long gt_ioctl(int fd, unsigned cmd, const void *arg) { return SYS3(__NR_ioctl, fd, cmd, arg); }
+static int gt_open(const char *path, int flags) { return (int)SYS2(__NR_open, path, flags); }
+
+static long read_file(const char *path, char *buf, size_t size)
+{
+	int fd = gt_open(path, O_RDONLY);
+	long total = 0, r;
+
+	if (fd < 0)
+		return fd;
+	while (total < (long)size - 1 && (r = gt_read(fd, buf + total, size - 1 - total)) > 0)
+		total += r;
+	gt_close(fd);
+	buf[total] = 0;
+	return total;
+}
+
+static long write_file(const char *path, const char *s)
+{
+	int fd = gt_open(path, O_WRONLY);
+	long r;
+
+	if (fd < 0)
+		return fd;
+	r = gt_write(fd, s, strlen(s));
+	gt_close(fd);
+	return r;
+}
+
+static int count_cpus(void)
+{
+	uint32_t mask = 0;
+	int n = 0;
+
+	if (SYS3(__NR_sched_getaffinity, 0, sizeof(mask), &mask) < 0)
+		return 1;
+	for (; mask; mask >>= 1)
+		n += mask & 1;
+	return n ? n : 1;
+}
+
+static void pin_to_cpu(int cpu)
+{
+	uint32_t mask = 1u << cpu;
+
+	SYS3(__NR_sched_setaffinity, 0, sizeof(mask), &mask);
+}
+
+/* ---- Linux's devices -------------------------------------------------------------- */
+
+static void t_mem_devices(void)
+{
+	char buf[100];
+	int fd;
+
+	memset(buf, 'x', sizeof(buf));
+	CHECK((fd = gt_open("/dev/null", O_RDWR)) >= 0);
+	CHECK(gt_read(fd, buf, sizeof(buf)) == 0);
+	CHECK(gt_write(fd, "gone", 4) == 4);
+	CHECK(gt_write(fd, BAD_UNMAP, 10) == 10);               /* /dev/null never looks at the buffer */
+	CHECK(gt_ioctl(fd, TCGETS, buf) == -ENOTTY);
+	gt_close(fd);
+	CHECK((fd = gt_open("/dev/zero", O_RDONLY)) >= 0);
+	CHECK(gt_read(fd, buf, sizeof(buf)) == sizeof(buf));
+	for (size_t i = 0; i < sizeof(buf); i++)
+		CHECK(buf[i] == 0);
+	CHECK(gt_read(fd, BAD_UNMAP, 10) == -EFAULT);
+	gt_close(fd);
+	CHECK((fd = gt_open("/dev/full", O_RDWR)) >= 0);
+	CHECK(gt_write(fd, "x", 1) == -ENOSPC);
+	CHECK(gt_read(fd, buf, 10) == 10 && buf[0] == 0);
+	gt_close(fd);
+}
+
+static void t_rtc(void)
+{
+	struct rtc_time tm;
+	struct gt_timespec now;
+	long days, secs;
+	int fd, y, m;
+
+	CHECK((fd = gt_open("/dev/rtc", O_RDONLY)) >= 0 || (ON_LINUX && fd == -ENOENT));
+	if (fd < 0)
+		return;                 /* a Linux host without the legacy /dev/rtc */
+	if (gt_ioctl(fd, RTC_RD_TIME, &tm) == -EACCES && ON_LINUX) {
+		gt_close(fd);
+		return;
+	}
+	CHECK(gt_ioctl(fd, RTC_RD_TIME, &tm) == 0);
+	CHECK(gt_ioctl(fd, RTC_RD_TIME, BAD_UNMAP) == -EFAULT);
+	CHECK(gt_ioctl(fd, 0x7001, &tm) == -ENOTTY || gt_ioctl(fd, 0x7001, &tm) == -EINVAL);
+	gt_close(fd);
+	CHECK(tm.tm_year >= 124 && tm.tm_mon >= 0 && tm.tm_mon < 12 && tm.tm_mday >= 1);
+	/* The same moment as CLOCK_REALTIME, within a few seconds (days from civil, as in kernel/lib/calendar.c). */
+	SYS2(__NR_clock_gettime, 0, &now);
+	y = tm.tm_year + 1900 - (tm.tm_mon < 2);
+	m = tm.tm_mon + 1;
+	days = 365L * y + y / 4 - y / 100 + y / 400 + (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + tm.tm_mday - 1 - 719468;
+	secs = days * 86400 + tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec;
+	CHECK(secs - now.tv_sec < 5 && now.tv_sec - secs < 5);
+}
+
+/* ---- bad input on the ioctl path ---------------------------------------------------- */
+
+static void t_bad_input(void)
+{
+	struct termios t;
+	int p[2], fd;
+
+	CHECK(gt_ioctl(-1, TCGETS, &t) == -EBADF);
+	CHECK(gt_ioctl(999, TCGETS, &t) == -EBADF);
+	CHECK(SYS1(__NR_pipe, p) == 0);
+	CHECK(gt_ioctl(p[0], TCGETS, &t) == -ENOTTY);           /* a tty command on a pipe */
+	CHECK(gt_ioctl(p[1], TIOCGWINSZ, &t) == -ENOTTY);
+	gt_close(p[0]);
+	gt_close(p[1]);
+	CHECK((fd = gt_open("/proc/self/stat", O_RDONLY)) >= 0);
+	CHECK(gt_ioctl(fd, TCGETS, &t) == -ENOTTY);             /* ... and on a file */
+	gt_close(fd);
+}
+
+/* fd 0 is the console when we are init; on the host it may be anything. */
+static bool stdin_is_tty(void)
+{
+	struct termios t;
+
+	return gt_ioctl(0, TCGETS, &t) == 0;
+}
+
+static void t_termios_round_trip(void)
+{
+	struct termios t, u, saved;
+	struct winsize ws, ws2;
+
+	if (!stdin_is_tty()) {
+		CHECK(ON_LINUX);        /* smpix's init always has the console */
+		return;
+	}
+	CHECK(gt_ioctl(0, TCGETS, &saved) == 0);
+	CHECK(gt_ioctl(0, TCGETS, BAD_UNMAP) == -EFAULT);
+	CHECK(gt_ioctl(0, TCSETS, BAD_UNMAP) == -EFAULT);
+	CHECK(gt_ioctl(0, 0x54FF, &t) == -ENOTTY);              /* an unknown tty command */
+	if (!ON_LINUX) {
+		/* Linux's defaults, as a fresh console has them. */
+		CHECK((saved.c_lflag & (ICANON | ECHO | ISIG)) == (ICANON | ECHO | ISIG));
+		CHECK(saved.c_cc[VINTR] == 3 && saved.c_cc[VEOF] == 4 && saved.c_cc[VERASE] == 0x7F);
+		CHECK((saved.c_oflag & (OPOST | ONLCR)) == (OPOST | ONLCR));
+	}
+	t = saved;
+	t.c_lflag &= ~(tcflag_t)(ECHO | ICANON);
+	t.c_cc[VMIN] = 3;
+	t.c_cc[VTIME] = 7;
+	CHECK(gt_ioctl(0, TCSETSW, &t) == 0);
+	CHECK(gt_ioctl(0, TCGETS, &u) == 0);
+	CHECK(!(u.c_lflag & (ECHO | ICANON)) && u.c_cc[VMIN] == 3 && u.c_cc[VTIME] == 7);
+	CHECK(gt_ioctl(0, TCSETSF, &saved) == 0);
+	CHECK(gt_ioctl(0, TCGETS, &u) == 0);
+	CHECK(u.c_lflag == saved.c_lflag && memcmp(u.c_cc, saved.c_cc, NCCS) == 0);
+	CHECK(gt_ioctl(0, TIOCGWINSZ, &ws) == 0);
+	ws2 = ws;
+	ws2.ws_row = 33;
+	ws2.ws_col = 101;
+	CHECK(gt_ioctl(0, TIOCSWINSZ, &ws2) == 0);
+	CHECK(gt_ioctl(0, TIOCGWINSZ, &ws2) == 0 && ws2.ws_row == 33 && ws2.ws_col == 101);
+	CHECK(gt_ioctl(0, TIOCSWINSZ, &ws) == 0);
+	CHECK(gt_ioctl(0, TIOCGWINSZ, BAD_UNMAP) == -EFAULT);
+	printf("ioctltest: termios checked on a tty\n");
+}
+
+/* ---- smpix: the bench devices and the policy ------------------------------------------ */
+
+static int bench_open(const char *name)
+{
+	char path[32];
+
+	snprintf(path, sizeof(path), "/dev/%s", name);
+	return gt_open(path, O_RDWR);
+}
+
+static long bench_update(int fd, unsigned spins, unsigned sleep_us)
+{
+	struct bench_work w = { spins, sleep_us };
+
+	return gt_ioctl(fd, BENCH_UPDATE, &w);
+}
+
+static void t_bench_bad_input(void)
+{
+	struct bench_work w = { BENCH_MAX_SPINS + 1, 0 };
+	struct bench_stats st;
+	int fd;
+
+	CHECK((fd = bench_open("bench_bkl")) >= 0);
+	CHECK(gt_ioctl(fd, BENCH_UPDATE, &w) == -EINVAL);
+	w = (struct bench_work){ 0, BENCH_MAX_SLEEP_US + 1 };
+	CHECK(gt_ioctl(fd, BENCH_UPDATE, &w) == -EINVAL);
+	CHECK(gt_ioctl(fd, BENCH_UPDATE, BAD_UNMAP) == -EFAULT);
+	CHECK(gt_ioctl(fd, BENCH_UPDATE, BAD_BUF) == -EFAULT);
+	CHECK(gt_ioctl(fd, BENCH_READ, BAD_UNMAP) == -EFAULT);
+	CHECK(gt_ioctl(fd, _IO('b', 99), 0) == -ENOTTY);
+	CHECK(gt_ioctl(fd, TCGETS, &st) == -ENOTTY);
+	CHECK(gt_ioctl(fd, BENCH_READ, &st) == 0);
+	gt_close(fd);
+	CHECK((fd = bench_open("bench_own")) >= 0);
+	CHECK(gt_ioctl(fd, BENCH_UPDATE, BAD_UNMAP) == -EFAULT);
+	CHECK(gt_ioctl(fd, _IO('b', 99), 0) == -ENOTTY);
+	gt_close(fd);
+}
+
+/* The "bkl_calls unlocked_calls" columns of driver's line in /proc/ioctl. */
+static int ioctl_counts(const char *driver, long *locked, long *unlocked)
+{
+	char want[32], *p;
+
+	if (read_file("/proc/ioctl", text, sizeof(text)) <= 0)
+		return -1;
+	snprintf(want, sizeof(want), "\n%s ", driver);
+	if (!(p = gt_strstr(text, want)))
+		return -1;
+	p += strlen(want);
+	while (*p == ' ')
+		p++;
+	while (*p && *p != ' ')
+		p++;                    /* the flag column */
+	*locked = 0;
+	*unlocked = 0;
+	while (*p == ' ')
+		p++;
+	while (*p >= '0' && *p <= '9')
+		*locked = *locked * 10 + (*p++ - '0');
+	while (*p == ' ')
+		p++;
+	while (*p >= '0' && *p <= '9')
+		*unlocked = *unlocked * 10 + (*p++ - '0');
+	return 0;
+}
+
+static void t_policy_paths(void)
+{
+	static const struct { const char *mode; int bkl_locked, own_locked; } cases[] = {
+		{ "auto", 1, 0 }, { "serialized", 1, 1 }, { "unlocked", 0, 0 },
+	};
+	int bkl = bench_open("bench_bkl"), own = bench_open("bench_own");
+	long l, u;
+
+	CHECK(bkl >= 0 && own >= 0);
+	for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		CHECK(write_file("/proc/sys/kernel/ioctl_mode", cases[c].mode) > 0);
+		CHECK(write_file("/proc/ioctl", "0") > 0);
+		for (int i = 0; i < 10; i++) {
+			CHECK(bench_update(bkl, 10, 0) == 0);
+			CHECK(bench_update(own, 10, 0) == 0);
+		}
+		CHECK(read_file("/proc/ioctl", text, sizeof(text)) > 0);
+		CHECK(strncmp(text, "policy: ", 8) == 0 && strncmp(text + 8, cases[c].mode, strlen(cases[c].mode)) == 0);
+		CHECK(ioctl_counts("bench_bkl", &l, &u) == 0);
+		CHECK(l == (cases[c].bkl_locked ? 10 : 0) && u == (cases[c].bkl_locked ? 0 : 10));
+		CHECK(ioctl_counts("bench_own", &l, &u) == 0);
+		CHECK(l == (cases[c].own_locked ? 10 : 0) && u == (cases[c].own_locked ? 0 : 10));
+	}
+	CHECK(write_file("/proc/sys/kernel/ioctl_mode", "auto") > 0);
+	CHECK(write_file("/proc/sys/kernel/ioctl_mode", "sometimes") == -EINVAL);
+	CHECK(write_file("/proc/ioctl", "1") == -EINVAL);
+	gt_close(bkl);
+	gt_close(own);
+}
+
+/* Workers on every CPU hammer one device; returns counter and calls afterwards. */
+static int hammer(const char *device, int updates, unsigned spins, struct bench_stats *st)
+{
+	int pids[WORKERS_MAX], n = MIN(ncpus, WORKERS_MAX), fd = bench_open(device), ok = 1;
+
+	if (fd < 0 || gt_ioctl(fd, BENCH_RESET, 0) < 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		if ((pids[i] = gt_fork()) == 0) {
+			pin_to_cpu(i);
+			for (int k = 0; k < updates; k++)
+				if (bench_update(fd, spins, 0) < 0)
+					gt_exit(1);
+			gt_exit(0);
+		}
+	}
+	for (int i = 0; i < n; i++)
+		ok &= pids[i] > 0 && gt_wait(pids[i]) == 0;
+	ok &= gt_ioctl(fd, BENCH_READ, st) == 0;
+	gt_close(fd);
+	return ok ? n : -1;
+}
+
+static void t_bkl_keeps_updates_whole(void)
+{
+	struct bench_stats st;
+	int n;
+
+	CHECK(write_file("/proc/sys/kernel/ioctl_mode", "auto") > 0);
+	CHECK((n = hammer("bench_bkl", 150, 20000, &st)) > 0);
+	CHECK(st.calls == (unsigned long long)n * 150);
+	CHECK(st.counter == st.calls);                          /* the BKL made each update whole */
+	CHECK((n = hammer("bench_own", 150, 20000, &st)) > 0);
+	CHECK(st.counter == st.calls && st.calls == (unsigned long long)n * 150);
+}
+
+static void t_unlocked_loses_updates(void)
+{
+	struct bench_stats st = { 0, 0 };
+	int n = 0, lost = 0;
+
+	if (ncpus < 2)
+		return;                 /* one CPU: nothing runs at the same time */
+	CHECK(write_file("/proc/sys/kernel/ioctl_mode", "unlocked") > 0);
+	/* A wide window (20000 spins between read and write-back); retry a few times, bounded. */
+	for (int tries = 0; tries < 5 && !lost; tries++) {
+		CHECK((n = hammer("bench_bkl", 150, 20000, &st)) > 0);
+		lost = st.counter < st.calls;
+	}
+	printf("ioctltest: unlocked: %llu of %llu updates kept\n", st.counter, st.calls);
+	CHECK(lost);
+	/* The driver that locks for itself loses nothing, whatever the policy. */
+	CHECK((n = hammer("bench_own", 150, 20000, &st)) > 0);
+	CHECK(st.counter == st.calls);
+	CHECK(write_file("/proc/sys/kernel/ioctl_mode", "auto") > 0);
+}
+
+/*
+ * Serialized, a driver that sleeps inside its ioctl lets the BKL go: another
+ * CPU's ioctl gets in meanwhile. And because the sleeper read the counter
+ * before it slept, its write-back loses the other update: the BKL protects
+ * nothing across a sleep.
+ */
+static void t_sleep_lets_others_through(void)
+{
+	struct bench_stats st;
+	int fd = bench_open("bench_bkl"), pid;
+	int64_t t0, took;
+
+	CHECK(fd >= 0);
+	CHECK(write_file("/proc/sys/kernel/ioctl_mode", "serialized") > 0);
+	CHECK(gt_ioctl(fd, BENCH_RESET, 0) == 0);
+	if ((pid = gt_fork()) == 0) {
+		pin_to_cpu(0);
+		gt_exit(bench_update(fd, 0, 600000) == 0 ? 0 : 1);     /* sleeps 0.6 s holding the BKL */
+	}
+	pin_to_cpu(ncpus > 1 ? 1 : 0);
+	gt_msleep(150);                                         /* the sleeper is in its sleep now */
+	t0 = gt_now_ms();
+	CHECK(bench_update(fd, 0, 0) == 0);
+	took = gt_now_ms() - t0;
+	CHECK(gt_wait(pid) == 0);
+	CHECK(gt_ioctl(fd, BENCH_READ, &st) == 0);
+	printf("ioctltest: a serialized ioctl took %lld ms while another slept in its ioctl\n", (long long)took);
+	CHECK(took < 300);                                      /* it did not wait for the sleeper */
+	CHECK(st.calls == 2 && st.counter == 1);                /* ... and one update was lost */
+	CHECK(write_file("/proc/sys/kernel/ioctl_mode", "auto") > 0);
+	pin_to_cpu(0);
+	{
+		uint32_t all = (1u << ncpus) - 1;
+		SYS3(__NR_sched_setaffinity, 0, sizeof(all), &all);
+	}
+	gt_close(fd);
+}
+
+/* The acquisitions of the /proc/bkl line whose site contains where, or -1. */
+static long bkl_site_acquired(const char *where)
+{
+	char *p = gt_strstr(text, where), *line;
+
+	if (!p)
+		return -1;
+	for (line = p; line > text && line[-1] != '\n'; line--)
+		;
+	while (*line == ' ')
+		line++;
+	return strtol_simple(line);
+}
+
+static void t_bkl_sites_of_2004(void)
+{
+	char buf[16];
+	int fd;
+
+	CHECK((fd = gt_open("/dev/null", O_RDONLY)) >= 0);      /* a char device's open() */
+	gt_close(fd);
+	CHECK((fd = bench_open("bench_bkl")) >= 0);
+	CHECK(SYS3(__NR_lseek, fd, 0, 0) == 0);                 /* the default llseek */
+	CHECK(bench_update(fd, 0, 0) == 0);                      /* a serialized ioctl */
+	gt_close(fd);
+	CHECK((fd = gt_open("/dev/cpu/0/cpuid", O_RDONLY)) >= 0);
+	CHECK(SYS3(__NR_lseek, fd, 0, 0) == 0);                 /* cpuid's own llseek, as i386's */
+	gt_close(fd);
+	CHECK(read_file("/proc/uptime", buf, sizeof(buf)) > 0);  /* /proc, not /proc/sys */
+	CHECK(read_file("/proc/bkl", text, sizeof(text)) > 0);
+	CHECK(bkl_site_acquired("fs/chrdev.c:") > 0);
+	CHECK(bkl_site_acquired("fs/read_write.c:") > 0);
+	CHECK(bkl_site_acquired("fs/vfs_ioctl.c:") > 0);
+	CHECK(bkl_site_acquired("drivers/cpuid.c:") > 0);
+	CHECK(bkl_site_acquired("fs/procfs.c:") > 0);
+	CHECK(bkl_site_acquired("kernel/main.c:") > 0);         /* boot-time initialisation */
+}
+
+/* /dev/cpu/N/cpuid at offset 1: leaf 1, whose ebx bits 31-24 are the CPU's initial APIC id. */
+static void t_cpuid_per_cpu(void)
+{
+	uint32_t regs[4], vendor[4];
+	char path[32];
+
+	CHECK(read_file("/proc/cpuinfo", text, sizeof(text)) > 0);
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		char want[32];
+		int fd;
+
+		snprintf(path, sizeof(path), "/dev/cpu/%d/cpuid", cpu);
+		CHECK((fd = gt_open(path, O_RDONLY)) >= 0);
+		CHECK(gt_read(fd, regs, 15) == -EINVAL);        /* whole 16-byte records only */
+		CHECK(gt_read(fd, vendor, 16) == 16);           /* offset 0: leaf 0, the vendor */
+		CHECK(vendor[0] >= 1 && (vendor[1] == 0x756e6547 || vendor[1] == 0x68747541));  /* "Genu", "Auth" */
+		CHECK(SYS3(__NR_lseek, fd, 1, 0) == 1);
+		CHECK(gt_read(fd, regs, 16) == 16);
+		CHECK(gt_read(fd, BAD_UNMAP, 16) == -EFAULT);
+		CHECK(gt_write(fd, regs, 16) == -EBADF);        /* opened for reading */
+		gt_close(fd);
+		printf("ioctltest: cpu %d cpuid apicid %u\n", cpu, regs[1] >> 24);
+		snprintf(want, sizeof(want), "processor\t: %d\n", cpu);
+		CHECK(gt_strstr(text, want) != NULL);
+		{
+			char *block = gt_strstr(text, want), *a = gt_strstr(block, "\napicid\t\t: ");
+
+			CHECK(a && strtol_simple(a + 11) == (long)(regs[1] >> 24));
+		}
+	}
+	CHECK(gt_open("/dev/cpu/99/cpuid", O_RDONLY) == -ENOENT);
+}
+
+int main(int argc, char **argv)
+{
+	gt_start("ioctltest");
+	ncpus = count_cpus();
+	gt_run("mem-devices", t_mem_devices);
+	gt_run("rtc", t_rtc);
+	gt_run("bad-input", t_bad_input);
+	gt_run("termios-round-trip", t_termios_round_trip);
+	if (!ON_LINUX) {
+		gt_run("bench-bad-input", t_bench_bad_input);
+		gt_run("policy-paths", t_policy_paths);
+		gt_run("bkl-keeps-updates-whole", t_bkl_keeps_updates_whole);
+		gt_run("unlocked-loses-updates", t_unlocked_loses_updates);
+		gt_run("sleep-lets-others-through", t_sleep_lets_others_through);
+		gt_run("bkl-sites-of-2004", t_bkl_sites_of_2004);
+		gt_run("cpuid-per-cpu", t_cpuid_per_cpu);
+	}
+	gt_finish();
+}
