@@ -459,17 +459,20 @@ static void t_fd_exhaustion(void)
 
 /* ---- memory ------------------------------------------------------------------------- */
 
+/*
+ * brk itself hands out address space (pages arrive when first touched), so
+ * it fails with ENOMEM only at the limit of the heap's room; touching pages
+ * until memory runs out ends with the OOM killer's SIGKILL, or ENOMEM.
+ */
 static void t_brk_exhaustion(void)
 {
 	char *start = sbrk(0), *p;
 	long mb = 0;
+	pid_t pid;
+	int st;
 
-	/* Grow a megabyte at a time, touching every page, until the kernel says no. */
-	while ((p = sbrk(1 << 20)) != (void *)-1) {
-		for (long i = 0; i < (1 << 20); i += 4096)
-			p[i] = (char)i;
+	while (sbrk(1 << 20) != (void *)-1)
 		mb++;
-	}
 	CHECK(errno == ENOMEM);
 	CHECK(mb >= 8);
 	CHECK(sbrk(0) == start + (mb << 20));   /* the failed call moved nothing */
@@ -477,6 +480,17 @@ static void t_brk_exhaustion(void)
 	p = sbrk(1 << 20);
 	CHECK(p == start);
 	p[12345] = 1;
+	/* Now use the memory, in a child: it runs out, and only the child pays. */
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		while ((p = sbrk(1 << 20)) != (void *)-1)
+			for (long i = 0; i < (1 << 20); i += 4096)
+				p[i] = (char)i;
+		_exit(errno == ENOMEM ? 0 : 1);
+	}
+	st = wait_for(pid);
+	CHECK(exited_with(st, 0) || killed_by(st, SIGKILL));
 }
 
 /*
@@ -490,15 +504,18 @@ static void t_brk_exhaustion(void)
  */
 static void fork_storm(int p[2], int report)
 {
-	char *start = sbrk(0), *q;
+	struct sysinfo si;
 	int n = 0;
-	long got;
+	char *q;
 
-	while ((q = sbrk(1 << 20)) != (void *)-1)
-		for (long j = 0; j < (1 << 20); j += 4096)
-			q[j] = 1;
-	got = (char *)sbrk(0) - start;
-	brk(start + (got > (4 << 20) ? got - (4 << 20) : 0));  /* 4 MiB left for the forks */
+	/* Use all but 4 MiB of the free memory, so the forks run out soon. */
+	if (sysinfo(&si) == 0 && si.freeram > 1024 + 1024) {
+		long want = (long)(si.freeram - 1024) * 4096;
+
+		for (long j = 0; j < want && (q = sbrk(1 << 20)) != (void *)-1; j += 1 << 20)
+			for (long k = 0; k < (1 << 20); k += 4096)
+				q[k] = 1;
+	}
 	for (;;) {
 		pid_t pid = n < 100000 ? fork() : -1;
 
@@ -550,7 +567,7 @@ static void t_fork_exhaustion(void)
 	if (read(r[0], &c, 1) == 1)
 		CHECK(c == '1');
 	else
-		CHECK(killed_by(st, SIGSEGV));
+		CHECK(killed_by(st, SIGSEGV) || killed_by(st, SIGKILL));     /* or the OOM killer chose it */
 	close(p[0]);
 	/* The children, now init's, see the end of the pipe and exit (or die): then fork works. */
 	for (tries = 0; tries < 50; tries++) {
