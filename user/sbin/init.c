@@ -66,6 +66,11 @@ int main(int argc, char **argv)
 	pid_t sh;
 
 	printf("init: pid %d running in user mode\n", getpid());
+	/*
+	 * The kernel opened the console for us, a session leader, so it is our
+	 * controlling terminal; give it up, so the shell's session can take it.
+	 */
+	ioctl(0, TIOCNOTTY, 0);
 	/* A ^C on the console goes to the foreground job, never to init. */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
