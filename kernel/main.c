@@ -5,6 +5,7 @@
 #include "fs/vfs.h"
 #include "kernel/cmdline.h"
 #include "kernel/bkl.h"
+#include "kernel/bkld.h"
 #include "kernel/cpu.h"
 #include "kernel/ktest.h"
 #include "kernel/mm/meminit.h"
@@ -61,6 +62,7 @@ static int boot_thread(void *unused)
 	vfs_init();             /* the root file system from the initrd, /dev, /proc */
 	drivers_init();         /* /dev/console and the other devices (drivers/drivers.c) */
 	unlock_kernel();
+	bkld_start_if_asked();  /* bkld=1: a thread that lives in the BKL (kernel/bkld.c) */
 	if (tests) {
 		ktest_run(tests[0] ? tests : "all");
 		power_off();

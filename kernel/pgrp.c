@@ -212,7 +212,8 @@ long sys_getsid(int pid)
 /*
  * setsid(): a new session and group, both led by the caller. Not for a
  * group leader: its group's other members would end up in another session.
- * (The controlling terminal, once issue 14 has one, is let go here too.)
+ * The new session has no controlling terminal: a tty belongs to the session
+ * whose id it recorded (drivers/tty.c), and that is not this new one.
  */
 long sys_setsid(void)
 {

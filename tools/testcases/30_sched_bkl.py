@@ -58,3 +58,6 @@ def run(h):
                      r"holding spinlock ktest-sleepy, taken at kernel/tests/bkl_test\.c:\d+",
                      r"ktest_fn_might_sleep_with_spinlock_is_reported\+0x"])
     check_bklsurvey(h)
+    # bkld, the rpciod of 2.6.6: started by the test in a boot of its own, at 2 CPUs.
+    h.ktests("bkld", tests="bkld_holds_the_bkl_for_life", cpus=2)
+    h.boot_check("bkld-boot-word", [r"bkld: a kernel thread now lives in the BKL"], append="bkld=1")
