@@ -52,19 +52,22 @@ $(BUILD)/%.S.o: %.S | build-tools
 	@$(if $(Q),echo "  AS      $<")
 	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
 
-# ---- user programs, in the initrd's /bin -------------------------------------
+# ---- user programs, in the initrd's /bin and /sbin -------------------------------------
 # Built with the host compiler as static i386 executables loaded at 0x08048000
 # (user/user.ld). build/ubin/NAME keeps its symbols for gdb; the initrd gets a
 # stripped copy as /bin/NAME, which execve() loads through the VFS.
 UCFLAGS := -m32 -march=i686 -std=gnu11 -O1 -g -static -nostdlib -ffreestanding -fno-pie -fno-pic \
 	-fno-stack-protector -fno-builtin -fno-asynchronous-unwind-tables -nostdinc -isystem $(GCC_INCLUDE) \
-	-I. -Iuser/lib -Wall -Wextra -Werror -Wno-unused-parameter -MMD -MP
+	-I. -Iuser/include -Iuser/lib -Wall -Wextra -Werror -Wno-unused-parameter -MMD -MP
 ULIB_OBJS := $(patsubst %,$(BUILD)/%.o,$(wildcard user/lib/*.c user/lib/*.S))
 # The kernel's string functions, printf engine and 64-bit division serve user programs too.
 ULIB_SHARED := kernel/lib/string.c kernel/lib/format.c kernel/lib/div64.c
 ULIB_OBJS += $(patsubst kernel/lib/%.c,$(BUILD)/user/klib/%.c.o,$(ULIB_SHARED))
-UPROG_SRCS := $(wildcard user/bin/*.c user/tests/*.c)
+# user/sbin's programs go to the initrd's /sbin, the others to /bin.
+USBIN_SRCS := $(wildcard user/sbin/*.c)
+UPROG_SRCS := $(wildcard user/bin/*.c user/tests/*.c) $(USBIN_SRCS)
 UPROGS := $(addprefix $(BUILD)/ubin/,$(basename $(notdir $(UPROG_SRCS))))
+USBINS := $(addprefix $(BUILD)/ubin/,$(basename $(notdir $(USBIN_SRCS))))
 
 $(BUILD)/user/%.c.o: user/%.c
 	@mkdir -p $(dir $@)
@@ -139,9 +142,10 @@ $(BUILD)/ksyms0.S.o $(BUILD)/ksyms.S.o: %.S.o: %.S
 INITRD_FILES := $(shell find user/root 2>/dev/null)
 $(BUILD)/initrd.cpio: $(INITRD_FILES) $(UPROGS)
 	@tools/need.sh cpio strip
-	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin
+	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin $(BUILD)/initrd/sbin $(BUILD)/initrd/tmp
 	cp -R user/root/. $(BUILD)/initrd/
-	for p in $(UPROGS); do strip -o $(BUILD)/initrd/bin/$$(basename $$p) $$p || exit 1; done
+	for p in $(filter-out $(USBINS),$(UPROGS)); do strip -o $(BUILD)/initrd/bin/$$(basename $$p) $$p || exit 1; done
+	for p in $(USBINS); do strip -o $(BUILD)/initrd/sbin/$$(basename $$p) $$p || exit 1; done
 	cd $(BUILD)/initrd && find . -mindepth 1 | LC_ALL=C sort | cpio --quiet -o -H newc --reproducible -R 0:0 > ../initrd.cpio
 
 # ---- running it -------------------------------------------------------------

@@ -136,7 +136,8 @@ static bool is_session_leader(void)
 
 int tty_acquire_ctty(struct tty *tty)
 {
-	int r = 0;
+	int r = 0, old;
+	bool stale;
 
 	if (!is_session_leader())
 		return -EPERM;          /* only a session leader may, as in Linux */
@@ -144,8 +145,16 @@ int tty_acquire_ctty(struct tty *tty)
 		return 0;               /* ours already */
 	if (tty_of_current())
 		return -EPERM;          /* it has another terminal */
+	/*
+	 * A session whose leader is gone no longer holds its terminal: Linux
+	 * lets go at the leader's exit (disassociate_ctty); here the next
+	 * session to ask finds it stale. (The leader's group, numbered like
+	 * the session, has no live member any more.)
+	 */
+	old = READ_ONCE(tty->session);
+	stale = old > 0 && old != current->sid && pgrp_session(old) != old;
 	spin_lock(&tty->lock);
-	if (tty->session && tty->session != current->sid)
+	if (tty->session && tty->session != current->sid && !(stale && tty->session == old))
 		r = -EPERM;
 	else {
 		tty->session = current->sid;

@@ -31,6 +31,7 @@
 #include "kernel/syscalls.h"
 #include "fs/inode.h"
 #include "kernel/atomic.h"
+#include "kernel/errno.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/mutex.h"
@@ -123,17 +124,19 @@ static bool pipe_writable(struct pipe *p, size_t want)
  * Sleep once on wq, unless ready already holds (the rule of waitqueue.h:
  * queue, then test, then sleep). The caller has registered itself as a
  * sleeper under the mutex and dropped it; it takes the mutex again and
- * checks again afterwards, whatever woke it. -EINTR if the task was killed.
+ * checks again afterwards, whatever woke it. -ERESTARTSYS if a signal is
+ * pending or the task is being killed: the signal code makes that -EINTR, or
+ * restarts the call under SA_RESTART (kernel/waitqueue.h).
  */
 #define pipe_sleep(wq, ready)                                                   \
 	({                                                                      \
 		struct waiter w_ = { .task = 0 };                               \
 		might_sleep();                                                  \
 		prepare_to_wait(&(wq), &w_);                                    \
-		if (!(ready) && !task_should_stop_waiting())                    \
+		if (!(ready) && !task_signal_pending())                         \
 			schedule();                                             \
 		finish_wait(&(wq), &w_);                                        \
-		task_should_stop_waiting() ? -EINTR : 0;                        \
+		task_signal_pending() ? -ERESTARTSYS : 0;                       \
 	})
 
 /* After a read made room (mutex held): should the sleeping writers be woken? */
@@ -187,7 +190,7 @@ static ssize_t pipe_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 		p->rd_sleeping = true;
 		mutex_unlock(&p->mutex);
 		if (pipe_sleep(p->rd_wait, pipe_readable(p)) < 0)
-			return -EINTR;
+			return -ERESTARTSYS;    /* nothing read yet: safe to restart */
 	}
 }
 
@@ -236,7 +239,7 @@ static ssize_t pipe_write(struct file *f, const char *ubuf, size_t n, loff_t *po
 			p->wr_need = want;
 		mutex_unlock(&p->mutex);
 		if (pipe_sleep(p->wr_wait, pipe_writable(p, want)) < 0) {
-			err = -EINTR;
+			err = -ERESTARTSYS;     /* a partial write returns its count instead */
 			break;
 		}
 	}

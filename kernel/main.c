@@ -31,14 +31,14 @@ static void print_banner(void)
 	printk("smpix " SMPIX_VERSION ": a teaching SMP kernel for i386 (built " __DATE__ " " __TIME__ ")\n");
 }
 
-/* The first process: the program init= names, /bin/init by default. */
+/* The first process: the program init= names, /sbin/init (which starts the shell) by default. */
 static void start_init(void)
 {
 	const char *path = cmdline_get("init");
 	int r;
 
 	if (!path || !path[0])
-		path = "/bin/init";
+		path = "/sbin/init";
 	r = proc_start_init(path);
 	if (r < 0)
 		printk("init: cannot start %s: error %d\n", path, r);

@@ -47,7 +47,7 @@ KTEST(elf_initrd_programs_present)
 {
 	struct image a, b, c;
 
-	KT_ASSERT(image_get("/bin/init", &a) != NULL);
+	KT_ASSERT(image_get("/sbin/init", &a) != NULL);
 	KT_ASSERT(image_get("/bin/utest", &b) != NULL);
 	KT_ASSERT(image_get("/bin/uhelper", &c) != NULL);
 	KT_ASSERT_EQ(elf_check(a.start, a.end - a.start), 0);

@@ -7,13 +7,14 @@ _start:
 	movl (%esp), %eax               /* argc */
 	leal 4(%esp), %ecx              /* argv */
 	leal 8(%esp,%eax,4), %edx       /* envp: past argv's NULL */
+	movl %edx, environ              /* getenv() and execvp() read it */
 	subl $4, %esp                   /* keep esp 16-byte aligned at the call */
 	pushl %edx
 	pushl %ecx
 	pushl %eax
 	call main
 	pushl %eax
-	call exit
+	call exit                       /* the libc's: atexit functions, then exit_group */
 1:	jmp 1b
 
 .bss

@@ -19,3 +19,23 @@ syscall6:
 	popl %edi
 	popl %ebp
 	ret
+
+/*
+ * Where a signal handler returns to: sigaction() passes one as sa_restorer
+ * (SA_RESTORER), as glibc does. A handler with SA_SIGINFO gets the rt frame,
+ * which rt_sigreturn reads back; one without gets the old frame, whose
+ * return address pops the signal number before sigreturn. Each resumes the
+ * interrupted code.
+ */
+.globl __restore_rt
+__restore_rt:
+	movl $173, %eax                 /* __NR_rt_sigreturn */
+	int $0x80
+	hlt                             /* never reached: a fault here is loud */
+
+.globl __restore
+__restore:
+	popl %eax                       /* the signal number the old frame passed */
+	movl $119, %eax                 /* __NR_sigreturn */
+	int $0x80
+	hlt

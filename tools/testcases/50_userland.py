@@ -1,0 +1,176 @@
+"""Userland: boot to /sbin/init's shell, type commands as a person would, run a script, power off."""
+import re
+import time
+
+PROMPT = re.compile(r"^\$ $", re.M)
+
+
+class Session:
+    """A shell on the serial console: type a line, collect what comes back up to the next prompt."""
+
+    def __init__(self, h, name, cpus=2, timeout=120):
+        self.q = h.Qemu(name, cpus=cpus, timeout=timeout)
+        self.ok = self.q.expect(r"^\$ ", timeout=60) is not None
+
+    def wait_for(self, rx, start, timeout):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            m = rx.search(self.q.output, start)
+            if m:
+                return m
+            if self.q._read_some(min(0.3, max(0.01, end - time.monotonic()))) is None:
+                return rx.search(self.q.output, start)
+        return None
+
+    def run(self, line, timeout=20):
+        """Type line and Enter; the output between the echoed line and the next prompt, or None."""
+        if not self.ok:
+            return None
+        start = len(self.q.output)
+        self.q.send(line + "\r")
+        echo = self.wait_for(re.compile(re.escape(line) + r"\n"), start, timeout)
+        if not echo:
+            return None
+        m = self.wait_for(PROMPT, echo.end(), timeout)
+        if not m:
+            return None
+        return self.q.output[echo.end():m.start()]
+
+
+def check(h, name, out, pattern, exact=False):
+    if out is None:
+        h.record(name, False, "no prompt came back")
+        return
+    ok = out == pattern if exact else re.search(pattern, out, re.M) is not None
+    h.record(name, ok, f"got {out!r}")
+
+
+def shell_session(h):
+    name = "shell"
+    if not h.wanted(name):
+        return
+    s = Session(h, "shell", cpus=2, timeout=150)
+    h.record("shell[init starts /bin/sh: prompt]", s.ok, "no '$ ' prompt")
+    if not s.ok:
+        s.q.kill()
+        return
+    check(h, "shell[echo]", s.run("echo hello world"), "hello world\n", exact=True)
+    check(h, "shell[pipeline of 4]", s.run("echo c b a | grep b | wc -w | cat"), r"^\s*3\n$")
+    check(h, "shell[> and <]", s.run("echo first > /tmp/x; echo second >> /tmp/x; cat < /tmp/x"),
+          "first\nsecond\n", exact=True)
+    check(h, "shell[2> and 2>&1]", s.run("ls /nope 2> /tmp/err; cat /tmp/err; ls /nope 2>&1 | wc -l"),
+          r"^ls: /nope: No such file or directory\n\s*1\n$")
+    check(h, "shell[not found: message, status 127]", s.run("nosuch arg; echo status=$?"),
+          "sh: nosuch: not found\nstatus=127\n", exact=True)
+    check(h, "shell[; && || $?]", s.run("false && echo no; true && echo yes || echo no; false || echo or"),
+          "yes\nor\n", exact=True)
+    check(h, "shell[variables, export, quoting]",
+          s.run("V='a  b'; export W=\"$V!\"; echo \"$V\" '$V' $W; env | grep '^W='"),
+          "a  b $V a  b!\nW=a  b!\n", exact=True)
+    check(h, "shell[NAME=value before a command: its environment only]",
+          s.run("ONLY=here env | grep ONLY; echo \"[$ONLY]\""), "ONLY=here\n[]\n", exact=True)
+    check(h, "shell[cd, comment]", s.run("mkdir /tmp/dir; cd /tmp/dir # echo hidden"), "", exact=True)
+    check(h, "shell[cd: relative paths]", s.run("cd ..; ls"), "dir\nerr\nx\n", exact=True)
+    out = s.run("sleep 1 & echo started")
+    check(h, "shell[background job in its own group]", out, r"^\[1\] \d+\nstarted\n")
+    check(h, "shell[background job finishes]", s.run("wait; echo waited"), r"waited\n")
+    out = s.run("sleep 3 & ps")
+    ok = out is not None
+    if ok:
+        sh_pgid = re.search(r"^\s*\d+\s+\d+\s+(\d+)\s+\d+ \S\s+\S+ sh$", out, re.M)
+        sl = re.search(r"^\s*(\d+)\s+\d+\s+(\d+)\s+\d+ \S\s+\S+ sleep$", out, re.M)
+        ok = bool(sh_pgid and sl and sl.group(1) == sl.group(2) and sl.group(2) != sh_pgid.group(1))
+    h.record("shell[ps: the job leads its own process group]", ok, f"got {out!r}")
+    s.run("wait")
+    check(h, "shell[script: sh FILE]", s.run("sh /etc/shtest.sh A; echo status=$?"),
+          r"^script: arg1=A args=/etc/shtest.sh\nquoted: hello   world \$greeting \$greeting\ncd: ok\n"
+          r"two\nthree\n\s*3\n2\ntest -f: yes\ntest -d: no\nls status: 1\n\s*1 err\n1\n"
+          r"SHTEST_VAR=exported\ncleanup: ok\nstatus=3\n$")
+    check(h, "shell[script: #!/bin/sh]", s.run("/etc/shtest.sh B | head -n 1"), "script: arg1=B args=/etc/shtest.sh\n",
+          exact=True)
+    check(h, "shell[tools: usage on bad arguments]", s.run("ls -z; echo s=$?; kill; echo s=$?"),
+          r"usage: ls.*\ns=2\nusage: kill.*\ns=2\n")
+    check(h, "shell[tools: cp mv ln rm]",
+          s.run("cd /tmp; echo data > a; cp a b; mv b c; ln c d; ln -s c e; cat d e; rm a c d e; ls"),
+          "data\ndata\ndir\nerr\nx\n", exact=True)
+    check(h, "shell[cpus]", s.run("cpus"), r"^cpu 0: apic id 0\ncpu 1: apic id 1\n2 CPUs online\n$")
+    check(h, "shell[dmesg]", s.run("dmesg | grep -c 'smp: 2 CPUs online$'"), r"^[1-9]\d*\n$")
+    check(h, "shell[bklstat]", s.run("bklstat -r; bklstat -t -n 1"),
+          r"counters reset\n(.|\n)*sorted by hold time")
+    check(h, "shell[exit: init starts the shell again]", s.run("exit 5"), r"^$")
+    check(h, "shell[the new shell works]", s.run("echo again"), "again\n", exact=True)
+    interrupt(h, s)
+    s.q.send("poweroff\r")
+    s.q.wait_exit()
+    problems = []
+    if s.q.exit_code != 0:
+        problems.append(f"QEMU exit status {s.q.exit_code}")
+    if h.bad_lines(s.q.output):
+        problems.append("kernel reported: " + h.bad_lines(s.q.output)[0])
+    h.record("shell[poweroff: QEMU exits with status 0]", not problems, "; ".join(problems))
+
+
+def interrupt(h, s):
+    """^C on a running sleep ends the job and not the shell: needs the tty line discipline with ISIG."""
+    name = "shell[^C stops the foreground sleep, not the shell]"
+    out = s.run("stty -a")
+    if out is None or "Not a typewriter" in out:
+        h.skip(name, "waiting for the tty driver (drivers/, the lead's branch): /dev/console answers "
+                     "TCGETS with ENOTTY, so there is no ^C to send")
+        return
+    start = time.monotonic()
+    pos = len(s.q.output)
+    s.q.send("sleep 30\r")
+    s.wait_for(re.compile(r"sleep 30\n"), pos, 10)
+    time.sleep(1)
+    pos = len(s.q.output)
+    s.q.send("\x03")
+    m = s.wait_for(PROMPT, pos, 10)
+    ok = m is not None and time.monotonic() - start < 15
+    out = s.run("echo $?")
+    h.record(name, ok and out == "130\n", f"after ^C: {s.q.output[pos:][:80]!r}, $? {out!r}")
+
+
+
+
+USERTESTS_LINE = re.compile(r"^usertests: (\S+) (ok|FAIL)(.*)$", re.M)
+USERTESTS_SUMMARY = re.compile(r"^usertests: (\d+) passed, (\d+) failed$", re.M)
+
+
+def usertests(h, label, cpus, timeout=300):
+    """Type `usertests` at the shell: one line per test, the free pages back, then poweroff."""
+    name = f"usertests[{label}]"
+    if not h.wanted(name):
+        return
+    s = Session(h, f"usertests-{label}", cpus=cpus, timeout=timeout)
+    out = s.run("usertests", timeout=timeout - 30) if s.ok else None
+    if out is None:
+        h.record(f"{name} run", False, "no prompt" if not s.ok else "no prompt after usertests (timeout?)")
+        s.q.kill()
+        return
+    results = USERTESTS_LINE.findall(out)
+    for test, status, rest in results:
+        h.record(f"{name} {test}", status == "ok", rest.strip())
+    problems = []
+    m = USERTESTS_SUMMARY.search(out)
+    if not m:
+        problems.append("no summary line")
+    elif int(m.group(1)) != len([r for r in results if r[1] == "ok"]) or int(m.group(1)) < 20:
+        problems.append(f"summary says {m.group(0)!r} with {len(results)} lines")
+    if "free_pages" not in [r[0] for r in results]:
+        problems.append("no free-page check")
+    if s.run("echo still here") != "still here\n":
+        problems.append("the shell did not survive")
+    s.q.send("poweroff\r")
+    s.q.wait_exit()
+    if s.q.exit_code != 0:
+        problems.append(f"QEMU exit status {s.q.exit_code}")
+    if h.bad_lines(s.q.output):
+        problems.append("kernel reported: " + h.bad_lines(s.q.output)[0])
+    h.record(f"{name} summary, shell survives, poweroff", not problems, "; ".join(problems))
+
+
+def run(h):
+    shell_session(h)
+    usertests(h, "smp1", cpus=1)
+    usertests(h, "smp4", cpus=4)

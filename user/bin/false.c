@@ -1,0 +1,2 @@
+/* false: fail. */
+int main(void) { return 1; }

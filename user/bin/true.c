@@ -1,0 +1,2 @@
+/* true: succeed. */
+int main(void) { return 0; }
