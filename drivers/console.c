@@ -46,7 +46,7 @@ static int current_tty_open(struct inode *inode, struct file *f)
 #define TTY_FOPS(name_, open_) {                                        \
 	.name = (name_), .flags = FOP_STREAM, .open = (open_),          \
 	.read = tty_read, .write = tty_write, .ioctl = tty_ioctl,      \
-	.nread = tty_nread }
+	.nread = tty_nread, .poll = tty_poll }
 
 static const struct file_operations console_fops = TTY_FOPS("console", console_open);
 static const struct file_operations ttyS0_fops = TTY_FOPS("ttyS", ttyS0_open);

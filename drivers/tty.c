@@ -25,6 +25,7 @@
 #include "kernel/timer.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/fcntl.h"
+#include "kernel/uapi/poll.h"
 #include "kernel/uapi/signal.h"
 #include "kernel/uapi/termios.h"
 
@@ -286,4 +287,10 @@ ssize_t tty_write(struct file *f, const char *ubuf, size_t n, loff_t *pos)
 int tty_nread(struct file *f)
 {
 	return (int)readable(f->private_data);
+}
+
+/* poll: readable when the line discipline has something for read(); output never waits. */
+unsigned tty_poll(struct file *f)
+{
+	return (readable(f->private_data) ? POLLIN | POLLRDNORM : 0) | POLLOUT | POLLWRNORM;
 }

@@ -61,5 +61,6 @@ ssize_t tty_read(struct file *f, char *ubuf, size_t n, loff_t *pos);
 ssize_t tty_write(struct file *f, const char *ubuf, size_t n, loff_t *pos);
 long tty_ioctl(struct file *f, unsigned cmd, unsigned long arg);
 int tty_nread(struct file *f);
+unsigned tty_poll(struct file *f);
 
 #endif

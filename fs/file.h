@@ -56,6 +56,8 @@ struct file_operations {
 	int (*readdir)(struct file *f, struct dir_context *ctx);
 	/* FIONREAD: bytes a read would return now (NULL: the VFS answers i_size - f_pos for files). */
 	int (*nread)(struct file *f);
+	/* poll(2): the POLL* bits true now (NULL: always readable and writable, as Linux's default). */
+	unsigned (*poll)(struct file *f);
 };
 
 /*

@@ -39,6 +39,7 @@
 #include "kernel/signal.h"
 #include "kernel/task.h"
 #include "kernel/uapi/errno.h"
+#include "kernel/uapi/poll.h"
 #include "kernel/uapi/fcntl.h"
 #include "kernel/uapi/limits.h"
 #include "kernel/uapi/signal.h"
@@ -254,14 +255,35 @@ static int pipe_nread(struct file *f)
 	return (int)READ_ONCE(p->count);
 }
 
+static const struct file_operations pipe_read_fops;
+
+/* poll: a read end is ready with data or with no writers left; a write end with room or no readers. */
+static unsigned pipe_poll(struct file *f)
+{
+	struct pipe *p = f->f_inode->i_private;
+	size_t count = READ_ONCE(p->count);
+	unsigned mask = 0;
+
+	if (f->f_op == &pipe_read_fops) {
+		if (count > 0)
+			mask |= POLLIN | POLLRDNORM;
+		if (READ_ONCE(p->writers) == 0)
+			mask |= POLLHUP;
+	} else {
+		if (PIPE_SIZE - count >= PIPE_BUF)
+			mask |= POLLOUT | POLLWRNORM;
+		if (READ_ONCE(p->readers) == 0)
+			mask |= POLLERR;
+	}
+	return mask;
+}
+
 static loff_t pipe_llseek(struct file *f, loff_t offset, int whence)
 {
 	return -ESPIPE;
 }
 
 /* ---- the ends and the pipe's life ---------------------------------------------------- */
-
-static const struct file_operations pipe_read_fops;
 
 /* The last reference to one end's file went: that end is closed; wake the other side. */
 static int pipe_release(struct inode *inode, struct file *f)
@@ -303,6 +325,7 @@ static const struct file_operations pipe_read_fops = {
 	.release = pipe_release,
 	.llseek = pipe_llseek,
 	.nread = pipe_nread,
+	.poll = pipe_poll,
 };
 
 static const struct file_operations pipe_write_fops = {
@@ -311,6 +334,7 @@ static const struct file_operations pipe_write_fops = {
 	.release = pipe_release,
 	.llseek = pipe_llseek,
 	.nread = pipe_nread,
+	.poll = pipe_poll,
 };
 
 static struct pipe *pipe_alloc(void)

@@ -182,6 +182,7 @@ const struct syscall_desc syscall_table[] = {
 	SYSCALL(fdatasync,         1, 0),
 	SYSCALL(pipe,              1, 0),
 	SYSCALL(pipe2,             2, 0),
+	SYSCALL(poll,              3, 0),       /* fs/poll.c */
 };
 
 const unsigned syscall_table_len = sizeof(syscall_table) / sizeof(syscall_table[0]);

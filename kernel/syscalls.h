@@ -137,6 +137,8 @@ long sys_ioctl(int fd, unsigned cmd, unsigned long arg);
 long sys_sync(void);
 long sys_fsync(int fd);
 long sys_fdatasync(int fd);
+/* fs/poll.c */
+long sys_poll(void *ufds, unsigned nfds, int timeout_ms);
 /* fs/pipe.c */
 long sys_pipe(int *ufds);
 long sys_pipe2(int *ufds, int flags);

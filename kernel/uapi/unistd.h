@@ -38,6 +38,7 @@
 #define __NR_getppid            64
 #define __NR_symlink            83
 #define __NR_readlink           85
+#define __NR_poll                   168
 #define __NR_reboot             88
 #define __NR_truncate           92
 #define __NR_ftruncate          93

@@ -204,6 +204,12 @@ static void t_termios_round_trip(void)
 	CHECK(gt_ioctl(0, TIOCGWINSZ, &ws2) == 0 && ws2.ws_row == 33 && ws2.ws_col == 101);
 	CHECK(gt_ioctl(0, TIOCSWINSZ, &ws) == 0);
 	CHECK(gt_ioctl(0, TIOCGWINSZ, BAD_UNMAP) == -EFAULT);
+	{
+		/* poll on the terminal: writable at once, not readable with nothing typed. */
+		struct { int fd; short events, revents; } pf = { 0, 0x0001 | 0x0004, 0 };
+
+		CHECK(SYS3(168, &pf, 1, 0) == 1 && pf.revents == 0x0004);
+	}
 	printf("ioctltest: termios checked on a tty\n");
 }
 

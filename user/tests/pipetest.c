@@ -437,6 +437,67 @@ static void t_sigpipe_wakes_blocked_writer(void)
 	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGPIPE);
 }
 
+/* poll(2) on pipes: what each end reports, timeouts, a poll that waits for a writer, bad input. */
+struct gt_pollfd {
+	int fd;
+	short events, revents;
+};
+
+#define GT_POLLIN   0x0001
+#define GT_POLLOUT  0x0004
+#define GT_POLLERR  0x0008
+#define GT_POLLHUP  0x0010
+#define GT_POLLNVAL 0x0020
+#ifndef __NR_poll
+#define __NR_poll 168
+#endif
+
+static void t_poll(void)
+{
+	struct gt_pollfd pf[3];
+	int p[2], pid;
+	int64_t t0, took;
+
+	CHECK(SYS1(__NR_pipe, p) == 0);
+	pf[0] = (struct gt_pollfd){ p[0], GT_POLLIN, 0 };
+	pf[1] = (struct gt_pollfd){ p[1], GT_POLLOUT, 0 };
+	CHECK(SYS3(__NR_poll, pf, 1, 0) == 0 && pf[0].revents == 0);           /* empty: not readable */
+	CHECK(SYS3(__NR_poll, pf, 2, 0) == 1 && pf[1].revents == GT_POLLOUT);  /* room: writable */
+	t0 = gt_now_ms();
+	CHECK(SYS3(__NR_poll, pf, 1, 120) == 0);                               /* the timeout runs out */
+	took = gt_now_ms() - t0;
+	CHECK(took >= 110 && took < 2000);
+	CHECK(gt_write(p[1], "x", 1) == 1);
+	CHECK(SYS3(__NR_poll, pf, 2, -1) == 2 && pf[0].revents == GT_POLLIN);
+	CHECK(gt_read(p[0], pf + 2, 1) == 1);
+	/* A poll that waits is woken when another process writes. */
+	if ((pid = gt_fork()) == 0) {
+		gt_msleep(100);
+		gt_exit(gt_write(p[1], "y", 1) == 1 ? 0 : 1);
+	}
+	t0 = gt_now_ms();
+	CHECK(SYS3(__NR_poll, pf, 1, 5000) == 1 && pf[0].revents == GT_POLLIN);
+	took = gt_now_ms() - t0;
+	CHECK(gt_wait(pid) == 0);
+	CHECK(took >= 50 && took < 4000);
+	/* Bad fds are POLLNVAL, negative ones ignored; a hung-up pipe says so even if not asked. */
+	pf[0] = (struct gt_pollfd){ 999, GT_POLLIN, 0 };
+	pf[1] = (struct gt_pollfd){ -1, GT_POLLIN, 0 };
+	CHECK(SYS3(__NR_poll, pf, 2, 0) == 1 && pf[0].revents == GT_POLLNVAL && pf[1].revents == 0);
+	gt_close(p[1]);
+	pf[0] = (struct gt_pollfd){ p[0], GT_POLLIN, 0 };
+	CHECK(SYS3(__NR_poll, pf, 1, 0) == 1 && (pf[0].revents & GT_POLLHUP) && (pf[0].revents & GT_POLLIN));
+	gt_close(p[0]);
+	CHECK(SYS1(__NR_pipe, p) == 0);
+	gt_close(p[0]);
+	pf[0] = (struct gt_pollfd){ p[1], GT_POLLOUT, 0 };
+	CHECK(SYS3(__NR_poll, pf, 1, 0) == 1 && (pf[0].revents & GT_POLLERR));  /* no reader left */
+	gt_close(p[1]);
+	CHECK(SYS3(__NR_poll, BAD_UNMAP, 1, 0) == -EFAULT);
+	CHECK(SYS3(__NR_poll, pf, 100000, 0) == -EINVAL);                      /* beyond RLIMIT_NOFILE */
+	CHECK(SYS3(__NR_poll, 0, 0, 10) == 0);                                 /* nothing: just a sleep */
+}
+
 /* struct sigaction as rt_sigaction takes it on i386. */
 struct gt_sigaction {
 	uint32_t handler, flags, restorer;
@@ -728,6 +789,7 @@ int main(int argc, char **argv)
 	gt_run("ping_pong_pairs", t_ping_pong_pairs);
 	gt_run("churn_from_all_cpus", t_churn_from_all_cpus);
 	gt_run("emfile", t_emfile);
+	gt_run("poll", t_poll);
 	if (on_smpix)
 		gt_run("no_leaks", t_no_leaks);
 	gt_finish();
