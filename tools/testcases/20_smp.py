@@ -163,7 +163,7 @@ def run(h):
     h.ktests("smp4-mp-table", cpus=4, min_count=15, timeout=180, append="smptables=mp")
 
     h.panic_report("spinlock-recursion", "spinlock_recursion",
-                   [r"spinlock recursion: lock recursion-test taken again on CPU 0 at kernel/tests/smp_test\.c:\d+"
+                   [r"spinlock recursion: lock recursion-test taken again on CPU \d+ at kernel/tests/smp_test\.c:\d+"
                     r", already held since kernel/tests/smp_test\.c:\d+", r"ktest_fn_spinlock_recursion\+0x"],
                    registers=False)
     lockup_report(h)
