@@ -81,7 +81,7 @@ class Qemu:
         data = os.read(self.proc.stdout.fileno(), 65536)
         if not data:
             return None
-        self.output += data.decode("utf-8", "replace").replace("\r", "")
+        self.output += data.decode("utf-8", "replace").replace("\r", "").replace("\0", "")  # as a terminal shows them
         return True
 
     def expect(self, pattern, timeout=None):

@@ -157,6 +157,7 @@ static const uint32_t interesting[] = {
 	0xFFFFFFFF, 0xFFFFFFFE, 0xFFFFF000,
 };
 static int self_pid, parent_pid;
+static int planted_pid;                 /* the self-test's hanging child: no sibling may signal it */
 static uint32_t image_end;              /* the break at start: our text, data and bss lie below */
 
 /* A random value that is not an address inside our own image or stack (the kernel would write there). */
@@ -227,7 +228,7 @@ static void tame_pid(uint32_t *a)
 	int pid = (int)*a;
 
 	/* Signalling itself now and then is fine: it ends this child early, that is all. */
-	if (pid <= 0 || pid == parent_pid || pid == 1 || (pid == self_pid && rnd_below(4)))
+	if (pid <= 0 || pid == parent_pid || pid == 1 || pid == planted_pid || (pid == self_pid && rnd_below(4)))
 		*a = 99999;
 }
 
@@ -640,6 +641,7 @@ int main(int argc, char **argv, char **envp)
 		/* Check the watchdog first: a child that hangs for sure must be killed and replayed. */
 		printf("fuzz: self-test: child %u hangs on purpose\n", PLANTED_SEED);
 		start_child(&slots[0], PLANTED_SEED, false);
+		planted_pid = slots[0].pid;     /* the children forked from now on know it */
 	}
 	end = run_end = now_ns() + (long long)seconds * 1000000000;
 	if (child_seed)
