@@ -434,6 +434,18 @@ static void t_sigchld(void)
 	CHECK(kill(getpid(), SIGCHLD) == 0);
 }
 
+/* An auto-reaped child is gone soon after wait4 says -ECHILD, but not at once on Linux: there
+ * the parent may wake before the child's exit has released its pid. Allow it a second. */
+static int gone_soon(int pid)
+{
+	for (int i = 0; i < 100; i++) {
+		if (kill(pid, 0) == -ESRCH)
+			return 1;
+		msleep(10);
+	}
+	return 0;
+}
+
 static void t_no_zombies(void)
 {
 	int a, b, st;
@@ -449,7 +461,7 @@ static void t_no_zombies(void)
 		exit(2);
 	}
 	CHECK(wait4(-1, &st, 0, 0) == -ECHILD);
-	CHECK(kill(a, 0) == -ESRCH && kill(b, 0) == -ESRCH);
+	CHECK(gone_soon(a) && gone_soon(b));
 	/* SA_NOCLDWAIT with a handler: the same, and the handler still runs. */
 	CHECK(sigaction_rt(SIGCHLD, (uint32_t)on_info, SA_SIGINFO | SA_NOCLDWAIT, 0) == 0);
 	a = fork();
@@ -521,7 +533,9 @@ static void t_pgrp_session(void)
 {
 	int me = getpid(), c, st;
 
-	CHECK(syscall(__NR_getsid, 0) > 0 && syscall(__NR_getsid, 0) == syscall(__NR_getsid, getppid()));
+	/* A child is in its parent's session. The id may be 0 on a Linux host whose session
+	 * leader sits outside this pid namespace (a container), so only >= 0 is asked. */
+	CHECK(syscall(__NR_getsid, 0) >= 0 && syscall(__NR_getsid, 0) == syscall(__NR_getsid, getppid()));
 	CHECK(syscall(__NR_setpgid, 0, -1) == -EINVAL);
 	CHECK(syscall(__NR_setpgid, NO_PID, 0) == -ESRCH);
 	CHECK(syscall(__NR_setpgid, 0, NO_PID) == -EPERM);       /* no such group */

@@ -939,8 +939,15 @@ static void t_misc(void)
 	{
 		/* A device node made by hand opens through the same driver table as /dev's. */
 		unsigned major = ON_SMPIX ? 5 : 1, minor = ON_SMPIX ? 1 : 3;   /* console; Linux: null */
+		long made = SC(__NR_mknod, P("node"), S_IFCHR | 0620, SMPIX_MKDEV(major, minor));
 
-		EXPECT(SC(__NR_mknod, P("node"), S_IFCHR | 0620, SMPIX_MKDEV(major, minor)), 0);
+		/* A Linux host without CAP_MKNOD (a user namespace, a locked-down container)
+		 * answers -EPERM for device nodes; smpix has one user, root, and never does. */
+		if (!ON_SMPIX && made == -EPERM) {
+			say("vfstest: mknod-devices skipped (this host may not make device nodes)\n");
+			goto no_devices;
+		}
+		EXPECT(made, 0);
 		EXPECT(sys_stat(P("node"), &st), 0);
 		EXPECT(st.st_mode, S_IFCHR | 0600);             /* umask 022 took the 020 */
 		EXPECT(st.st_rdev, SMPIX_MKDEV(major, minor));
@@ -951,6 +958,7 @@ static void t_misc(void)
 		EXPECT(SC(__NR_mknod, P("node"), S_IFCHR | 0600, 0), -EEXIST);
 		EXPECT(SC(__NR_mknod, P("nodev"), S_IFCHR | 0600, SMPIX_MKDEV(99, 7)), 0);
 		EXPECT(sys_open(P("nodev"), O_RDONLY, 0), -ENXIO);
+	no_devices:
 		EXPECT(SC(__NR_mknod, P("d"), S_IFDIR | 0700, 0), -EPERM);
 		EXPECT(SC(__NR_mknod, P("bad"), 0170000 | 0700, 0), -EINVAL);
 		EXPECT(SC(__NR_mknod, P("reg"), 0644, 0), 0);   /* type 0: a regular file */
