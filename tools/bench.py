@@ -239,19 +239,21 @@ def plot(rows, cpu_list, facts):
             f.write(f"{c} " + " ".join(str(value(rows, c, 'ioctl', m) or "NaN") for m in modes) + "\n")
     svg = os.path.join(OUT, "scaling.svg")
     labels = dict(MODES)
-    script = f"""
-set terminal svg size 760,480 dynamic font "sans,12"
-set output '{svg}'
+    body = f"""
 set title "smpix: ioctl() throughput against CPUs\\n{facts['accel'].upper()}, {os.cpu_count()} host cores"
 set xlabel "CPUs (one worker process pinned to each)"
 set ylabel "ioctl calls per second (all workers)"
 set xtics ({", ".join(str(c) for c in cpu_list)})
-set key top left
+set key below vertical
 set grid
 set yrange [0:*]
 plot """ + ", ".join(
         f"'{data}' using 1:{i + 2} with linespoints lw 2 pt {i + 5} title \"{labels[m]}\""
         for i, m in enumerate(modes))
+    # The same plot twice: SVG for the docs, PNG for viewers that take no SVG.
+    script = (f"set terminal svg size 760,520 dynamic noenhanced font 'sans,12'\nset output '{svg}'\n{body}\n"
+              f"set terminal pngcairo size 760,520 noenhanced font 'sans,10'\n"
+              f"set output '{os.path.join(OUT, 'scaling.png')}'\nreplot\n")
     p = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
     if p.returncode != 0:
         print("make bench: gnuplot failed:\n" + p.stderr)
@@ -283,7 +285,7 @@ def main():
     write_md(rows, facts, cpu_list, notes)
     svg = plot(rows, cpu_list, facts)
     print(open(os.path.join(OUT, "results.md")).read())
-    print("make bench: wrote build/bench/results.csv, build/bench/results.md" + (", " + os.path.relpath(svg) if svg else ""))
+    print("make bench: wrote build/bench/results.csv, results.md" + (", scaling.svg, scaling.png" if svg else ""))
     if "--update-docs" in sys.argv and svg:
         shutil.copy(svg, os.path.join("docs", "img", "scaling.svg"))
         shutil.copy(os.path.join(OUT, "results.md"), os.path.join("docs", "img", "bench-results.md"))
