@@ -78,6 +78,8 @@ The CPU marked * is the one gdb has selected (gdb thread N is CPU N-1)."""
             curr = c["curr"]
             if not c["online"]:
                 status = "offline"
+            elif int(curr) == 0:
+                status = "starting"     # online, not yet in cpu_enter_scheduler()
             elif int(curr) == int(c["idle"]):
                 status = "idle"
             else:

@@ -205,7 +205,7 @@ def check_spinlock_hang(h):
 
 def check_bkl_waiters(h):
     """Four CPUs hammer the BKL (ktest bkl_contention_from_all_cpus_is_exact): smpix bkl lists
-    the CPUs spinning for it, never its holder's, and no more than the tickets waiting."""
+    the CPUs spinning for it, never its holder's, one for each ticket waiting."""
     name = "gdb[smpix bkl: the CPUs spinning for the BKL]"
     if not h.wanted(name):
         return
@@ -228,14 +228,37 @@ def check_bkl_waiters(h):
         listed = re.findall(r"CPU (\d+)", w.group(1))
         if m.group(1) in listed:
             p.append(f"the holder's CPU {m.group(1)} is listed as spinning")
-        if len(listed) > int(m.group(2)):
+        # Every waiting ticket belongs to a CPU inside bkl_raw_acquire(), maybe interrupted there
+        # (then only the CFI of trap_common lets the stack walk see it).
+        if len(listed) != int(m.group(2)):
             p.append(f"{len(listed)} CPUs listed for {m.group(2)} tickets waiting")
     if not re.search(r"kernel/tests/bkl_test\.c:\d+ bkl_contention_worker: \d+ acquired, [1-9]\d* contended", s):
         p.append("the hammer's site is not listed with contended acquisitions")
     record(h, name, "bkl-waiters", rc, p)
 
 
+def check_bt_through_trap(h):
+    """bt from panic_trap() goes through trap_common (its .cfi lines) to the faulting function."""
+    name = "gdb[bt through a trap: from panic_trap to the faulting function]"
+    if not h.wanted(name):
+        return
+    if not shutil.which("gdb"):
+        return h.skip(name, "gdb is not installed")
+    rc, out, _ = gdb_session(h, "bt-trap", ["break panic_trap", "continue"] + marked(["bt"]) + ["kill"],
+                             append="test=panic_fault")
+    s = section(out, "bt")
+    p = []
+    if not re.search(r"^#\d+\s+(0x[0-9a-f]+ in )?trap_dispatch .*\n#\d+\s+<signal handler called>\n"
+                     r"#\d+\s+panic_fault_helper \(p=p@entry=0xdeadbeef\) at kernel/tests/panic_test\.c:\d+\n"
+                     r"#\d+\s+0x[0-9a-f]+ in ktest_fn_panic_fault \(\) at kernel/tests/panic_test\.c:\d+\n"
+                     r"#\d+\s+0x[0-9a-f]+ in ktest_run ", s, re.M):
+        p.append("bt does not go trap_dispatch, <signal handler called> (trap_common), panic_fault_helper, "
+                 "ktest_fn_panic_fault, ktest_run")
+    record(h, name, "bt-trap", rc, p)
+
+
 def run(h):
     check_commands_in_lock_kernel(h)
     check_spinlock_hang(h)
     check_bkl_waiters(h)
+    check_bt_through_trap(h)
