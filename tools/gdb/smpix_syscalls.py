@@ -13,11 +13,16 @@ def flag_bits():
     The values are macros, which plain -g leaves out of the debug info; the header
     is the one place they are defined, so read it rather than copy them here."""
     src = gdb.lookup_global_symbol("syscall_table").symtab.fullname()
-    header = os.path.join(os.path.dirname(src), "syscall.h")
-    try:
-        text = open(header).read()
-    except OSError as e:
-        raise gdb.GdbError(f"cannot read the SYS_ flags from {header}: {e}")
+    # Where the kernel was built, then the top of the tree gdb runs in (.gdbinit's paths).
+    candidates = [os.path.join(os.path.dirname(src), "syscall.h"), os.path.join("kernel", "syscall.h")]
+    for header in candidates:
+        try:
+            text = open(header).read()
+            break
+        except OSError:
+            continue
+    else:
+        raise gdb.GdbError("cannot read the SYS_ flags from " + " or ".join(candidates))
     return {m.group(1): int(m.group(2), 0)
             for m in re.finditer(r"^#define\s+(SYS_[A-Z_]+)\s+(0x[0-9a-fA-F]+|\d+)", text, re.M)}
 
