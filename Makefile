@@ -247,8 +247,12 @@ fuzz: all
 	@tools/need.sh $(QEMU) $(PYTHON)
 	SECONDS_=$(SECONDS) CPUS=$(CPUS) SEED=$(SEED) MEM=$(MEM) APPEND="$(APPEND)" $(PYTHON) tools/fuzz.py
 
+# The ioctl scaling benchmark (tools/bench.py, docs/performance.md): BENCH_CPUS="1 2 4" by default;
+# results in build/bench/. BENCH_DOCS=1 also copies the plot and the table into docs/img/.
+BENCH_CPUS ?= 1 2 4
 bench: all
-	@echo "make bench: the benchmark arrives with the ioctl scaling work (see docs/)"; false
+	@tools/need.sh $(QEMU) $(PYTHON) gnuplot
+	BENCH_CPUS="$(BENCH_CPUS)" ACCEL=$(ACCEL) MEM=$(MEM) $(PYTHON) tools/bench.py $(if $(BENCH_DOCS),--update-docs)
 
 deps:
 	tools/deps.sh
