@@ -4,11 +4,8 @@
  * first address space exists, so the copies never go stale); entries 0..767
  * point at page tables of 4 KiB pages that belong to this process alone.
  *
- * fork() copies nothing at first: parent and child share every frame, and
- * writable pages become read-only in both, marked PTE_COW. The first write
- * from either side faults; mm_break_cow() then gives the writer its own copy
- * (or, if it is the last one sharing the frame, simply makes it writable).
- * A per-frame count of mappings says when a frame is free again.
+ * fork() shares the frames copy-on-write: kernel/mm/cow.c. A per-frame count
+ * of mappings (kernel/mm/frame_refs.h) says when a frame is free again.
  *
  * The heap is not populated by brk(): brk only moves the break. A page of
  * [brk_start, brk) gets its frame at the first access, from mm_fault() (the
@@ -19,7 +16,9 @@
 
 #include "kernel/cpu.h"
 #include "kernel/lib/string.h"
+#include "kernel/mm/frame_refs.h"
 #include "kernel/mm/kheap.h"
+#include "kernel/mm/mm_internal.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/vma.h"
 #include "kernel/panic.h"
@@ -33,34 +32,7 @@
 
 /* Protects the one-time setup in mm_create(): the refcount table and the freeze. */
 static spinlock_t mm_setup_lock = SPINLOCK_INIT("mm_setup");
-/*
- * How many user PTEs map each frame of the direct map, by frame number.
- * Changed only with atomic operations: two address spaces sharing a frame
- * hold different mm->locks.
- */
-static uint16_t *frame_refs;
-
-static void frame_set_one(physaddr_t pa)
-{
-	__atomic_store_n(&frame_refs[pa >> PAGE_SHIFT], 1, __ATOMIC_SEQ_CST);
-}
-
-static void frame_get(physaddr_t pa)
-{
-	__atomic_add_fetch(&frame_refs[pa >> PAGE_SHIFT], 1, __ATOMIC_SEQ_CST);
-}
-
-/* Drop one mapping of pa; the last one frees the frame. */
-static void frame_put(physaddr_t pa)
-{
-	if (__atomic_sub_fetch(&frame_refs[pa >> PAGE_SHIFT], 1, __ATOMIC_SEQ_CST) == 0)
-		pmm_free_page(pa);
-}
-
-static unsigned frame_count(physaddr_t pa)
-{
-	return __atomic_load_n(&frame_refs[pa >> PAGE_SHIFT], __ATOMIC_SEQ_CST);
-}
+uint16_t *frame_refs;
 
 /* Before the first address space: the refcount table, and no more changes to the kernel half. */
 static bool mm_setup(void)
@@ -78,7 +50,7 @@ static bool mm_setup(void)
 	return ok;
 }
 
-static physaddr_t zeroed_frame(void)
+physaddr_t mm_zeroed_frame(void)
 {
 	physaddr_t pa = pmm_alloc_page();
 
@@ -97,7 +69,7 @@ struct mm *mm_create(void)
 	mm = kzalloc(sizeof(*mm));
 	if (!mm)
 		return NULL;
-	pd = zeroed_frame();
+	pd = mm_zeroed_frame();
 	if (!pd) {
 		kfree(mm);
 		return NULL;
@@ -108,8 +80,7 @@ struct mm *mm_create(void)
 	return mm;
 }
 
-/* The PTE slot for va, allocating its page table if create; NULL if absent or out of memory. */
-static pte_t *pte_slot(struct mm *mm, uintptr_t va, bool create)
+pte_t *mm_pte_slot(struct mm *mm, uintptr_t va, bool create)
 {
 	pde_t *pde = &mm->pgdir[PDX(va)];
 	physaddr_t pt;
@@ -117,7 +88,7 @@ static pte_t *pte_slot(struct mm *mm, uintptr_t va, bool create)
 	if (!(*pde & PTE_P)) {
 		if (!create)
 			return NULL;
-		pt = zeroed_frame();
+		pt = mm_zeroed_frame();
 		if (!pt)
 			return NULL;
 		/* Permissive directory entry: the PTE decides what user mode may do. */
@@ -126,8 +97,7 @@ static pte_t *pte_slot(struct mm *mm, uintptr_t va, bool create)
 	return (pte_t *)P2V(PTE_ADDR(*pde)) + PTX(va);
 }
 
-/* Invalidate va on this CPU if mm is the loaded address space (others reload CR3 on switch). */
-static void flush_if_loaded(struct mm *mm, uintptr_t va)
+void mm_flush_if_loaded(struct mm *mm, uintptr_t va)
 {
 	if (read_cr3() == V2P(mm->pgdir))
 		invlpg(va);
@@ -139,7 +109,7 @@ static int map_locked(struct mm *mm, uintptr_t va, physaddr_t pa, uint32_t flags
 
 	if (va >= USER_TOP || va % PAGE_SIZE || pa % PAGE_SIZE)
 		return -EINVAL;
-	pte = pte_slot(mm, va, true);
+	pte = mm_pte_slot(mm, va, true);
 	if (!pte)
 		return -ENOMEM;
 	if (*pte & PTE_P)
@@ -165,7 +135,7 @@ int mm_map_page(struct mm *mm, uintptr_t va, physaddr_t pa, uint32_t flags)
 static void unmap_locked(struct mm *mm, uintptr_t start, uintptr_t end)
 {
 	for (uintptr_t va = start; va < end; va += PAGE_SIZE) {
-		pte_t *pte = pte_slot(mm, va, false);
+		pte_t *pte = mm_pte_slot(mm, va, false);
 
 		if (!pte) {
 			/* No page table here: skip to the next 4 MiB (careful not to wrap). */
@@ -181,7 +151,7 @@ static void unmap_locked(struct mm *mm, uintptr_t start, uintptr_t end)
 		frame_put(PTE_ADDR(*pte));
 		*pte = 0;
 		mm->npages--;
-		flush_if_loaded(mm, va);
+		mm_flush_if_loaded(mm, va);
 	}
 }
 
@@ -212,7 +182,7 @@ void mm_unmap_range(struct mm *mm, uintptr_t start, uintptr_t end)
 static int alloc_locked(struct mm *mm, uintptr_t start, uintptr_t end, uint32_t flags)
 {
 	for (uintptr_t va = start; va < end; va += PAGE_SIZE) {
-		physaddr_t pa = zeroed_frame();
+		physaddr_t pa = mm_zeroed_frame();
 		int r;
 
 		if (!pa) {
@@ -260,7 +230,7 @@ pte_t mm_lookup(struct mm *mm, uintptr_t va)
 	if (va >= USER_TOP)
 		return 0;
 	spin_lock(&mm->lock);
-	pte = pte_slot(mm, va, false);
+	pte = mm_pte_slot(mm, va, false);
 	if (pte && (*pte & PTE_P))
 		e = *pte;
 	spin_unlock(&mm->lock);
@@ -274,10 +244,10 @@ void mm_make_writable(struct mm *mm, uintptr_t va)
 	if (va >= USER_TOP)
 		return;
 	spin_lock(&mm->lock);
-	pte = pte_slot(mm, va, false);
+	pte = mm_pte_slot(mm, va, false);
 	if (pte && (*pte & PTE_P)) {
 		*pte |= PTE_W;
-		flush_if_loaded(mm, va);
+		mm_flush_if_loaded(mm, va);
 		/* A page shared by text and data (elf.c): the region says it may be written too. */
 		vma_set(mm, ALIGN_DOWN(va, PAGE_SIZE), ALIGN_DOWN(va, PAGE_SIZE) + PAGE_SIZE,
 			PROT_READ | PROT_WRITE | PROT_EXEC);
@@ -335,91 +305,6 @@ void mm_destroy(struct mm *mm)
 	kfree(mm);
 }
 
-/* Share one page table's worth of pages with child; writable ones become copy-on-write in both. */
-static int fork_table(struct mm *child, pte_t *pt, uintptr_t base)
-{
-	for (int j = 0; j < 1024; j++) {
-		pte_t *slot;
-
-		if (!(pt[j] & PTE_P))
-			continue;
-		slot = pte_slot(child, base + (uintptr_t)j * PAGE_SIZE, true);
-		if (!slot)
-			return -ENOMEM;
-		if (pt[j] & PTE_W)
-			pt[j] = (pt[j] & ~PTE_W) | PTE_COW;
-		*slot = pt[j];
-		frame_get(PTE_ADDR(pt[j]));
-		child->npages++;
-	}
-	return 0;
-}
-
-struct mm *mm_fork(struct mm *parent)
-{
-	struct mm *child = mm_create();
-	int r = 0;
-
-	if (!child)
-		return NULL;
-	spin_lock(&parent->lock);
-	spin_lock(&child->lock);
-	for (unsigned i = 0; i < USER_PDES && r == 0; i++)
-		if (parent->pgdir[i] & PTE_P)
-			r = fork_table(child, P2V(PTE_ADDR(parent->pgdir[i])), (uintptr_t)i << 22);
-	child->brk_start = parent->brk_start;
-	child->brk = parent->brk;
-	memcpy(child->vmas, parent->vmas, parent->nvmas * sizeof(parent->vmas[0]));
-	child->nvmas = parent->nvmas;
-	/* The parent's writable pages just became read-only: drop what the TLB remembers. */
-	if (read_cr3() == V2P(parent->pgdir))
-		write_cr3(V2P(parent->pgdir));
-	spin_unlock(&child->lock);
-	spin_unlock(&parent->lock);
-	if (r < 0) {
-		mm_destroy(child);      /* the parent keeps COW marks: its next writes just copy */
-		return NULL;
-	}
-	return child;
-}
-
-/* A write to the COW page *pte (va): give mm its own copy, or take the frame if no one else maps it. */
-static enum mm_fault_result break_cow_locked(struct mm *mm, pte_t *pte, uintptr_t va)
-{
-	physaddr_t old = PTE_ADDR(*pte), new;
-
-	assert_spin_held(&mm->lock);
-	if (frame_count(old) == 1) {
-		/* Everyone else has copied or gone: the frame is ours alone. */
-		*pte = (*pte | PTE_W) & ~PTE_COW;
-	} else {
-		new = pmm_alloc_page();
-		if (!new)
-			return MM_FAULT_OOM;
-		memcpy(P2V(new), P2V(old), PAGE_SIZE);
-		frame_set_one(new);
-		*pte = new | PTE_P | PTE_U | PTE_W;
-		frame_put(old);
-	}
-	flush_if_loaded(mm, va);
-	return MM_FAULT_DONE;
-}
-
-bool mm_break_cow(struct mm *mm, uintptr_t va)
-{
-	pte_t *pte;
-	bool done = false;
-
-	if (va >= USER_TOP)
-		return false;
-	spin_lock(&mm->lock);
-	pte = pte_slot(mm, va, false);
-	if (pte && (*pte & (PTE_P | PTE_COW)) == (PTE_P | PTE_COW))
-		done = break_cow_locked(mm, pte, va) == MM_FAULT_DONE;
-	spin_unlock(&mm->lock);
-	return done;
-}
-
 /* Is va in the heap, [brk_start, brk) rounded up to whole pages? Needs mm->lock. */
 static bool in_heap(struct mm *mm, uintptr_t va)
 {
@@ -451,14 +336,14 @@ static bool access_allowed(struct mm *mm, uintptr_t va, bool write, bool *writab
 static enum mm_fault_result demand_page(struct mm *mm, uintptr_t va, bool write)
 {
 	bool writable = false;
-	physaddr_t pa = zeroed_frame();
+	physaddr_t pa = mm_zeroed_frame();
 	enum mm_fault_result r = MM_FAULT_DONE;
 	pte_t *pte;
 
 	if (!pa)
 		return MM_FAULT_OOM;
 	spin_lock(&mm->lock);
-	pte = pte_slot(mm, va, false);
+	pte = mm_pte_slot(mm, va, false);
 	if (pte && (*pte & PTE_P)) {
 		pmm_free_page(pa);      /* someone else populated it meanwhile: the access can retry */
 	} else if (!access_allowed(mm, va, write, &writable)) {
@@ -488,12 +373,12 @@ enum mm_fault_result mm_fault(struct mm *mm, uintptr_t va, bool write)
 		return MM_FAULT_BAD;
 	va = ALIGN_DOWN(va, PAGE_SIZE);
 	spin_lock(&mm->lock);
-	pte = pte_slot(mm, va, false);
+	pte = mm_pte_slot(mm, va, false);
 	if (!access_allowed(mm, va, write, &writable)) {
 		r = MM_FAULT_BAD;       /* outside every region, PROT_NONE, or a write where prot forbids it */
 	} else if (pte && (*pte & PTE_P)) {
 		if (write && (*pte & PTE_COW))
-			r = break_cow_locked(mm, pte, va);
+			r = mm_break_cow_locked(mm, pte, va);
 		else if (!write || (*pte & PTE_W))
 			r = MM_FAULT_DONE;      /* already resolved (by another CPU, or a stale TLB entry) */
 	} else {
@@ -544,14 +429,14 @@ static pte_t pte_for_prot(physaddr_t pa, unsigned prot)
 static void protect_locked(struct mm *mm, uintptr_t start, uintptr_t end, unsigned prot)
 {
 	for (uintptr_t va = start; va < end; va += PAGE_SIZE) {
-		pte_t *pte = pte_slot(mm, va, false);
+		pte_t *pte = mm_pte_slot(mm, va, false);
 
 		if (!pte)
 			return;         /* no page table: nothing present in this 4 MiB */
 		if (!(*pte & PTE_P))
 			continue;
 		*pte = pte_for_prot(PTE_ADDR(*pte), prot);
-		flush_if_loaded(mm, va);
+		mm_flush_if_loaded(mm, va);
 	}
 }
 
@@ -585,7 +470,7 @@ int mm_move_range(struct mm *mm, uintptr_t from, uintptr_t to, size_t len)
 
 		stop = table_stop(to + off, to + len) - to;
 		spin_lock(&mm->lock);
-		ok = pte_slot(mm, to + off, true) != NULL;
+		ok = mm_pte_slot(mm, to + off, true) != NULL;
 		spin_unlock(&mm->lock);
 		if (!ok)
 			return -ENOMEM;
@@ -594,13 +479,13 @@ int mm_move_range(struct mm *mm, uintptr_t from, uintptr_t to, size_t len)
 		stop = table_stop(from + off, from + len) - from;
 		spin_lock(&mm->lock);
 		for (uintptr_t o = off; o < stop; o += PAGE_SIZE) {
-			pte_t *src = pte_slot(mm, from + o, false);
+			pte_t *src = mm_pte_slot(mm, from + o, false);
 
 			if (!src || !(*src & PTE_P))
 				continue;
-			*pte_slot(mm, to + o, false) = *src;
+			*mm_pte_slot(mm, to + o, false) = *src;
 			*src = 0;
-			flush_if_loaded(mm, from + o);
+			mm_flush_if_loaded(mm, from + o);
 		}
 		spin_unlock(&mm->lock);
 	}
@@ -609,7 +494,7 @@ int mm_move_range(struct mm *mm, uintptr_t from, uintptr_t to, size_t len)
 
 int mm_map_file_page(struct mm *mm, uintptr_t va, struct file *f, uint64_t pos, unsigned prot)
 {
-	physaddr_t pa = zeroed_frame();
+	physaddr_t pa = mm_zeroed_frame();
 	ssize_t n;
 	int r;
 
@@ -625,7 +510,7 @@ int mm_map_file_page(struct mm *mm, uintptr_t va, struct file *f, uint64_t pos, 
 	r = map_locked(mm, va, pa, 0);
 	if (r == 0) {
 		frame_set_one(pa);
-		*pte_slot(mm, va, false) = pte_for_prot(pa, prot);
+		*mm_pte_slot(mm, va, false) = pte_for_prot(pa, prot);
 	} else {
 		pmm_free_page(pa);
 	}
