@@ -165,6 +165,9 @@ int cpio_parse(const void *buf, size_t len, int (*fn)(const struct cpio_entry *e
 		e.uid = f[F_UID];
 		e.gid = f[F_GID];
 		e.nlink = f[F_NLINK];
+		e.ino = f[F_INO];
+		e.dev_major = f[F_DEVMAJOR];
+		e.dev_minor = f[F_DEVMINOR];
 		e.mtime = f[F_MTIME];
 		e.rdev_major = f[F_RDEVMAJOR];
 		e.rdev_minor = f[F_RDEVMINOR];

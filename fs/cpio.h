@@ -10,6 +10,7 @@ struct cpio_entry {
 	size_t namelen;         /* without the NUL */
 	uint32_t mode;          /* file type and permission bits, as stat's st_mode */
 	uint32_t uid, gid, nlink, mtime;
+	uint32_t ino, dev_major, dev_minor;     /* where it came from: names of one file share them */
 	uint32_t rdev_major, rdev_minor;  /* for device nodes */
 	const void *data;       /* file contents, or a symlink's target (not NUL-terminated) */
 	size_t size;

@@ -99,6 +99,38 @@ int vfs_make_node(const struct walk_start *s, const char *path, uint32_t mode, u
 	return r;
 }
 
+int vfs_link_node(const struct walk_start *s, const char *path, struct inode *old)
+{
+	struct inode *dir, *existing;
+	struct qstr last;
+	bool slash;
+	int r = path_walk_parent(s, path, &dir, &last, &slash);
+
+	if (r < 0)
+		return r;
+	if (S_ISDIR(old->i_mode))
+		r = -EPERM;             /* no hard links to directories */
+	else if (last_is_special(&last))
+		r = -EEXIST;
+	else if (slash)
+		r = -ENOENT;
+	else if (old->i_mnt != dir->i_mnt)
+		r = -EXDEV;
+	if (r == 0) {
+		mutex_lock(&dir->i_mutex);
+		r = dir->i_op && dir->i_op->lookup ? dir->i_op->lookup(dir, &last, &existing) : -ENOTDIR;
+		if (r == 0) {
+			iput(existing);
+			r = -EEXIST;
+		} else if (r == -ENOENT) {
+			r = dir->i_op->link ? dir->i_op->link(dir, &last, old) : -EPERM;
+		}
+		mutex_unlock(&dir->i_mutex);
+	}
+	iput(dir);
+	return r;
+}
+
 /* Create a name of mode from a user path: mkdir, mknod, and symlink (target != NULL). */
 static long make_node(int dirfd, const char *upath, uint32_t mode, uint32_t rdev, const char *target)
 {
@@ -288,9 +320,8 @@ long sys_rmdir(const char *upath)
 long sys_linkat(int olddirfd, const char *uold, int newdirfd, const char *unew, int flags)
 {
 	struct walk_start s;
-	struct inode *old, *existing;
-	struct parent p;
-	char *oldpath;
+	struct inode *old;
+	char *oldpath, *newpath;
 	int r;
 
 	if (flags & ~AT_SYMLINK_FOLLOW)
@@ -306,31 +337,15 @@ long sys_linkat(int olddirfd, const char *uold, int newdirfd, const char *unew, 
 	kfree(oldpath);
 	if (r < 0)
 		return r;
-	r = parent_get(newdirfd, unew, &p);
-	if (r < 0) {
-		iput(old);
-		return r;
-	}
-	if (S_ISDIR(old->i_mode))
-		r = -EPERM;             /* no hard links to directories */
-	else if (last_is_special(&p.last))
-		r = -EEXIST;
-	else if (p.slash)
-		r = -ENOENT;
-	else if (old->i_mnt != p.dir->i_mnt)
-		r = -EXDEV;
+	r = getname(unew, &newpath);
 	if (r == 0) {
-		mutex_lock(&p.dir->i_mutex);
-		r = lookup_locked(&p, &existing);
+		r = walk_start_get(newdirfd, newpath, &s);
 		if (r == 0) {
-			iput(existing);
-			r = -EEXIST;
-		} else if (r == -ENOENT) {
-			r = p.dir->i_op->link ? p.dir->i_op->link(p.dir, &p.last, old) : -EPERM;
+			r = vfs_link_node(&s, newpath, old);
+			walk_start_put(&s);
 		}
-		mutex_unlock(&p.dir->i_mutex);
+		kfree(newpath);
 	}
-	parent_put(&p);
 	iput(old);
 	return r;
 }

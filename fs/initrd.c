@@ -22,10 +22,64 @@
 #include "kernel/uapi/limits.h"
 #include "kernel/uapi/stat.h"
 
+/*
+ * Hard links. newc gives each name of a multiply linked file a header of its
+ * own, all with the same inode number, and the data with only one of them
+ * (GNU cpio: the last). As Linux's initramfs does, the first name of such a
+ * file is made, each later one with the same (dev, ino, mode) becomes a link
+ * to it, and the data goes into the shared inode whichever header carries it.
+ */
+struct link_seen {
+	struct link_seen *next;
+	uint32_t ino, dev_major, dev_minor, mode;
+	char *path;
+};
+
 struct unpack {
 	struct walk_start s;            /* "/" for both root and start */
 	int made, skipped;
+	struct link_seen *links;        /* names of files with nlink >= 2 made so far */
 };
+
+static struct link_seen *link_find(const struct unpack *u, const struct cpio_entry *e)
+{
+	for (struct link_seen *l = u->links; l; l = l->next)
+		if (l->ino == e->ino && l->dev_major == e->dev_major && l->dev_minor == e->dev_minor &&
+		    l->mode == e->mode)
+			return l;
+	return NULL;
+}
+
+/* Remember path as the first name of e's file; out of memory, later names become copies. */
+static void link_remember(struct unpack *u, const struct cpio_entry *e, const char *path)
+{
+	struct link_seen *l = kzalloc(sizeof(*l));
+	size_t n = strlen(path) + 1;
+
+	if (!l || !(l->path = kmalloc(n))) {
+		kfree(l);
+		return;
+	}
+	memcpy(l->path, path, n);
+	l->ino = e->ino;
+	l->dev_major = e->dev_major;
+	l->dev_minor = e->dev_minor;
+	l->mode = e->mode;
+	l->next = u->links;
+	u->links = l;
+}
+
+static void links_forget(struct unpack *u)
+{
+	while (u->links) {
+		struct link_seen *l = u->links;
+
+		u->links = l->next;
+		kfree(l->path);
+		kfree(l);
+	}
+}
+
 
 /* A regular file's bytes, written through the VFS like any other write. */
 static int fill_file(struct inode *inode, const struct cpio_entry *e)
@@ -48,6 +102,23 @@ static int fill_file(struct inode *inode, const struct cpio_entry *e)
 	return (size_t)n == e->size ? 0 : -ENOSPC;
 }
 
+/* Another name of a file made before: link it, and write the data if this header has it. */
+static int make_link(const struct unpack *u, const struct cpio_entry *e, const struct link_seen *l,
+		     const char *path)
+{
+	struct inode *inode;
+	int r = path_walk(&u->s, l->path, 0, &inode);
+
+	if (r < 0)
+		return r;
+	r = vfs_link_node(&u->s, path, inode);
+	if (r < 0) {
+		iput(inode);
+		return r;
+	}
+	return fill_file(inode, e);     /* takes the reference */
+}
+
 static void set_attributes(struct inode *inode, const struct cpio_entry *e)
 {
 	spin_lock(&inode->i_lock);
@@ -59,7 +130,7 @@ static void set_attributes(struct inode *inode, const struct cpio_entry *e)
 }
 
 /* Make one member. Errors on one member are reported, and the next one is tried. */
-static int make_entry(const struct unpack *u, const struct cpio_entry *e, char *path)
+static int make_entry(struct unpack *u, const struct cpio_entry *e, char *path)
 {
 	uint32_t type = e->mode & S_IFMT;
 	struct inode *inode = NULL;
@@ -88,9 +159,13 @@ static int make_entry(const struct unpack *u, const struct cpio_entry *e, char *
 		}
 		return r;
 	case S_IFREG:
+		if (e->nlink >= 2 && link_find(u, e))
+			return make_link(u, e, link_find(u, e), path);
 		r = vfs_make_node(&u->s, path, e->mode, 0, NULL, &inode);
 		if (r < 0)
 			return r;
+		if (e->nlink >= 2)
+			link_remember(u, e, path);
 		set_attributes(inode, e);
 		return fill_file(inode, e);
 	case S_IFCHR:
@@ -138,7 +213,7 @@ static int unpack_one(const struct cpio_entry *e, void *arg)
 void initrd_unpack(void)
 {
 	struct inode *root = mount_root()->root;
-	struct unpack u = { { root, root }, 0, 0 };
+	struct unpack u = { { root, root }, 0, 0, NULL };
 
 	if (boot_info.nmodules == 0)
 		printk("initrd: no initrd module: / is empty\n");
@@ -158,5 +233,6 @@ void initrd_unpack(void)
 		else if (r < 0)
 			printk("initrd: unpacking module %d failed: error %d\n", i, r);
 	}
+	links_forget(&u);
 	printk("initrd: %d entries unpacked into /%s\n", u.made, u.skipped ? " (some skipped: see above)" : "");
 }

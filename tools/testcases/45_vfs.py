@@ -74,6 +74,7 @@ def make_initrd(h, root):
     with open(os.path.join(root, "etc", "hello"), "w") as f:
         f.write("hello from a hand-made initrd\n")
     os.chmod(os.path.join(root, "etc", "hello"), 0o640)
+    os.link(os.path.join(root, "etc", "hello"), os.path.join(root, "private", "hello-too"))  # a hard link
     os.symlink("../etc/hello", os.path.join(root, "lnk", "tohello"))
     os.chmod(os.path.join(root, "private"), 0o700)
     with open(os.path.join(root, "sbin", "check"), "w") as f:
@@ -89,7 +90,7 @@ def make_initrd(h, root):
 
 
 def hand_made_initrd(h):
-    name = "vfs[hand-made initrd: file, dir, symlink, device node, modes; #! init]"
+    name = "vfs[hand-made initrd: file, dir, symlink, hard link, device node, modes; #! init]"
     bad = "vfs[truncated initrd: a clear message, the good entries kept]"
     if not h.wanted(name) and not h.wanted(bad):
         return

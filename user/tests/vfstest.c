@@ -1447,6 +1447,19 @@ static int initrd_check(void)
 	EXPECT(read_file("/lnk/tohello", buf, sizeof(buf)), sizeof(hello) - 1);
 	EXPECT(sys_stat("/private", &st), 0);
 	EXPECT(st.st_mode, S_IFDIR | 0700);
+	/* A hard link in the archive is one file with two names, as it was where it was made. */
+	{
+		struct stat64 other;
+		uint64_t ino;
+
+		EXPECT(sys_stat("/etc/hello", &st), 0);
+		ino = st.st_ino;
+		EXPECT(sys_stat("/private/hello-too", &other), 0);
+		CHECK(other.st_ino == ino);
+		EXPECT(other.st_nlink, 2);
+		EXPECT(read_file("/private/hello-too", buf, sizeof(buf)), sizeof(hello) - 1);
+		CHECK(streq(buf, hello));
+	}
 	EXPECT(sys_stat("/sbin/check", &st), 0);
 	EXPECT(st.st_mode, S_IFREG | 0755);
 	EXPECT(sys_stat("/nodes/console", &st), 0);
