@@ -267,7 +267,7 @@ def main():
     mem = env_int("MEM", 128)
     repeat = max(3, env_int("BENCH_REPEAT", 3))
     calls = env_int("BENCH_CALLS", 4000)
-    spins = env_int("BENCH_SPINS", 200)
+    spins = env_int("BENCH_SPINS", 10000)
     boots = env_int("BENCH_BOOTS", 4)
     os.makedirs(OUT, exist_ok=True)
     facts = host_facts(accel)
