@@ -1,0 +1,80 @@
+"""The teaching labs (docs/labs/): each grader means something.
+
+For every lab: its handout (tools/handout.py, the solution regions replaced by
+stubs) builds with -Werror and its grader FAILS there; the same grader gives
+the full tree full marks. The handouts are seeded with this tree's objects
+(--seed-build), so each build recompiles only the files with stubbed regions.
+"""
+import os
+import re
+import subprocess
+import sys
+
+LABS = range(1, 7)
+
+
+def grade(h, tree, lab, timeout=300):
+    """Run tree's own grader for lab; (exit status, score line, output)."""
+    try:
+        p = subprocess.run([sys.executable, os.path.join(tree, "tools", "grade.py"), str(lab)],
+                           capture_output=True, text=True, timeout=timeout, cwd=tree)
+        out = p.stdout + p.stderr
+        rc = p.returncode
+    except subprocess.TimeoutExpired:
+        out, rc = f"the grader took more than {timeout} s", -1
+    m = re.search(rf"^lab {lab}: score (\d+)/(\d+)$", out, re.M)
+    return rc, m, out
+
+
+def failures(out):
+    return " | ".join(l.strip() for l in out.splitlines() if l.startswith("FAIL"))[:400]
+
+
+def check_pages(h):
+    name = "labs[every lab has regions, a page, and a grader]"
+    if not h.wanted(name):
+        return
+    problems = []
+    listing = subprocess.run([sys.executable, os.path.join(h.ROOT, "tools", "handout.py"), "--list"],
+                             capture_output=True, text=True, timeout=60)
+    if listing.returncode != 0:
+        problems.append("handout.py --list: " + listing.stderr.strip())
+    pages = os.listdir(os.path.join(h.ROOT, "docs", "labs"))
+    for lab in LABS:
+        if not re.search(rf"^lab {lab}: \S", listing.stdout, re.M):
+            problems.append(f"lab {lab} has no LAB{lab} region")
+        page = [p for p in pages if p.startswith(f"lab{lab}-") and p.endswith(".md")]
+        if not page:
+            problems.append(f"no docs/labs/lab{lab}-*.md")
+        elif f"make grade LAB={lab}" not in open(os.path.join(h.ROOT, "docs", "labs", page[0])).read():
+            problems.append(f"{page[0]} does not say how to grade it")
+    h.record(name, not problems, "; ".join(problems))
+
+
+def run(h):
+    check_pages(h)
+    for lab in LABS:
+        prefix = f"labs[lab{lab}]"
+        names = [f"{prefix} handout builds with -Werror", f"{prefix} the handout's grader fails",
+                 f"{prefix} the full tree gets full marks"]
+        if not any(h.wanted(n) for n in names):
+            continue
+        out_dir = os.path.join(h.BUILD, f"handout-lab{lab}")
+        made = subprocess.run([sys.executable, os.path.join(h.ROOT, "tools", "handout.py"), str(lab),
+                               "--seed-build"], capture_output=True, text=True, timeout=120)
+        built = made.returncode == 0 and subprocess.run(
+            ["make", "-C", out_dir, "all"], capture_output=True, text=True, timeout=600)
+        ok = made.returncode == 0 and built.returncode == 0
+        detail = made.stderr.strip() if made.returncode else (built.stdout + built.stderr)[-600:] if built else ""
+        h.record(names[0], ok, detail)
+        if ok:
+            rc, m, out = grade(h, out_dir, lab)
+            failed = rc == 1 and m is not None and int(m.group(1)) < int(m.group(2))
+            h.record(names[1], failed,
+                     f"exit {rc}, {m.group(0) if m else 'no score line'}: the stubs pass the grader"
+                     if not failed else "")
+            if not failed:
+                print(out[-1500:])
+        rc, m, out = grade(h, h.ROOT, lab)
+        full = rc == 0 and m is not None and m.group(1) == m.group(2)
+        h.record(names[2], full, f"exit {rc}, {m.group(0) if m else 'no score line'}: {failures(out)}")
