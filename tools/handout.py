@@ -47,6 +47,10 @@ class RegionError(Exception):
 def tree_files(root):
     """The files of the tree: what git knows (tracked or new, not ignored), else a walk without build/."""
     try:
+        top = subprocess.run(["git", "-C", root, "rev-parse", "--show-toplevel"], capture_output=True,
+                             text=True, check=True).stdout.strip()
+        if os.path.realpath(top) != os.path.realpath(root):
+            raise OSError("not the top of a git tree")      # e.g. a handout inside build/
         out = subprocess.run(["git", "-C", root, "ls-files", "-z", "--cached", "--others",
                               "--exclude-standard"], capture_output=True, check=True).stdout
         files = [f for f in out.decode().split("\0") if f]
