@@ -6,15 +6,27 @@
  * Two updates of one slot that overlap lose one of them, unless a lock
  * keeps each whole.
  *
- * The lab's handout has the driver as it would have been written in 2004:
- * no lock, no flag. The VFS then calls its ioctl under the BKL (as Linux
- * 2.6.6 called every ioctl), and that alone keeps the updates whole; it
- * also keeps every other CPU's ioctls, of any driver, waiting. The version
- * here does what the May 2004 mail "Unserializing ioctl() system calls"
- * proposed: it manages its own concurrency, one lock per slot, and says so
- * with FOP_UNLOCKED_IOCTL. Updates of different slots then run on
+ * Written as in 2004, with no lock and no flag, the driver has its ioctl
+ * called under the BKL (as Linux 2.6.6 called every ioctl), and that alone
+ * keeps the updates whole; it also keeps every other CPU's ioctls, of any
+ * driver, waiting.
+ */
+/* LAB5: BEGIN */
+/*
+ * This version does what the May 2004 mail "Unserializing ioctl() system
+ * calls" proposed: it manages its own concurrency, one lock per slot, and
+ * says so with FOP_UNLOCKED_IOCTL. Updates of different slots then run on
  * different CPUs at once, and none is lost under any ioctl= policy.
  */
+/* LAB5: STUB */
+#if 0
+/*
+ * TODO(lab5): this is the 2004 version. Make it manage its own concurrency,
+ * as the May 2004 mail "Unserializing ioctl() system calls" proposed, and
+ * say so with FOP_UNLOCKED_IOCTL (docs/labs/lab5-unserializing-ioctl.md).
+ */
+#endif
+/* LAB5: END */
 #include "drivers/tally.h"
 
 #include "drivers/bench.h"

@@ -96,8 +96,15 @@ def stub_lines(lines, lab, begin, stub, end):
     if body and body[0].strip() == "#if 0" and body[-1].strip() == "#endif":
         body = body[1:-1]
     if not any(f"TODO(lab{lab})" in l for l in body):
-        body = [f"{indent}/* TODO(lab{lab}): see docs/labs/ */\n"] + body
+        body = [f"{indent}/* TODO(lab{lab}): see {lab_page(lab)} */\n"] + body
     return body
+
+
+def lab_page(lab):
+    """docs/labs/labN-*.md, the page a stub points at."""
+    d = os.path.join(ROOT, "docs", "labs")
+    pages = sorted(p for p in os.listdir(d) if p.startswith(f"lab{lab}-")) if os.path.isdir(d) else []
+    return f"docs/labs/{pages[0]}" if pages else "docs/labs/"
 
 
 def strip(text, lab, path):
@@ -129,15 +136,18 @@ def seed_build(out):
     if not os.path.isdir(src):
         return
     dst = os.path.join(out, "build")
-    for name in os.listdir(src):
-        if name in SEED_SKIP or name.startswith("handout-"):
-            continue
-        s, d = os.path.join(src, name), os.path.join(dst, name)
-        if os.path.isdir(s):
-            shutil.copytree(s, d, copy_function=shutil.copy2, symlinks=True)
-        else:
-            os.makedirs(dst, exist_ok=True)
-            shutil.copy2(s, d)
+    skip = lambda n: n in SEED_SKIP or n.startswith(("handout-", "test-"))  # noqa: E731
+    for d, dirs, names in os.walk(src):
+        rel = os.path.relpath(d, src)
+        if rel == ".":
+            dirs[:] = [x for x in dirs if not skip(x)]
+            names = [x for x in names if not skip(x)]
+        os.makedirs(os.path.join(dst, rel), exist_ok=True)
+        for n in names:
+            s = os.path.join(d, n)
+            # Regular files only: tests leave device nodes and FIFOs in build/, which a copy would open.
+            if os.path.isfile(s) and not os.path.islink(s):
+                shutil.copy2(s, os.path.join(dst, rel, n))
 
 
 def write_handout(lab, out, seed):
