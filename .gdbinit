@@ -10,9 +10,10 @@ set architecture i386
 set disassembly-flavor att
 set print pretty on
 file build/kernel.elf
-# Helpers (tools/gdb/smpix.py): smpix-cpus prints the per-CPU data.
+# The smpix commands (smpix cpus, bkl, ps, syscalls; `help smpix`): tools/gdb/smpix.py loads
+# the files beside it. docs/debugging.md walks through them.
 source tools/gdb/smpix.py
 # Written by `make qemu-gdb` (or `make gdb`): "target remote localhost:PORT", PORT from your uid.
 # If QEMU is not listening, gdb stops reading this file here; the symbols are loaded anyway.
 source build/gdb-target.gdb
-echo smpix: connected. Each vCPU is a gdb thread (info threads). Try: break kmain; continue\n
+echo smpix: connected. Each vCPU is a gdb thread (info threads). Try: break kmain; continue; smpix cpus\n

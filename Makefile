@@ -226,7 +226,7 @@ $(BUILD)/vfstest-linux: user/tests/vfstest.c $(wildcard kernel/uapi/*.h)
 	$(Q)$(HOSTCC) -m32 -static -O1 -Wall -Wextra -Werror -DVFSTEST_LINUX -I. -o $@ $<
 
 # The pipe and procfs tests likewise (user/tests/gtest.h gives them raw syscalls on both).
-GTESTS_LINUX := $(BUILD)/pipetest-linux $(BUILD)/proctest-linux $(BUILD)/ioctltest-linux \
+GTESTS_LINUX := $(BUILD)/pipetest-linux $(BUILD)/flocktest-linux $(BUILD)/proctest-linux $(BUILD)/ioctltest-linux \
 	$(BUILD)/mmaptest-linux
 $(GTESTS_LINUX): $(BUILD)/%-linux: user/tests/%.c user/tests/gtest.h $(wildcard kernel/uapi/*.h)
 	@mkdir -p $(dir $@)
@@ -247,8 +247,12 @@ fuzz: all
 	@tools/need.sh $(QEMU) $(PYTHON)
 	SECONDS_=$(SECONDS) CPUS=$(CPUS) SEED=$(SEED) MEM=$(MEM) APPEND="$(APPEND)" $(PYTHON) tools/fuzz.py
 
+# The ioctl scaling benchmark (tools/bench.py, docs/performance.md): BENCH_CPUS="1 2 4" by default;
+# results in build/bench/. BENCH_DOCS=1 also copies the plot and the table into docs/img/.
+BENCH_CPUS ?= 1 2 4
 bench: all
-	@echo "make bench: the benchmark arrives with the ioctl scaling work (see docs/)"; false
+	@tools/need.sh $(QEMU) $(PYTHON) gnuplot
+	BENCH_CPUS="$(BENCH_CPUS)" ACCEL=$(ACCEL) MEM=$(MEM) $(PYTHON) tools/bench.py $(if $(BENCH_DOCS),--update-docs)
 
 # ---- the teaching labs (docs/labs/) ----------------------------------------------
 # make handout LAB=n: the student tree of lab n, with that lab's solution regions

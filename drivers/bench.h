@@ -15,6 +15,8 @@ void bench_own_init(void);
 
 /* Copy a struct bench_work from user space and check it: 0, -EFAULT or -EINVAL. */
 long bench_get_work(struct bench_work *w, unsigned long uarg);
+/* BENCH_LOCK_COST: time uncontended BKL and spinlock pairs (drivers/bench_cost.c). */
+long bench_lock_cost(unsigned long uarg);
 /* The "work" of an update: n iterations of a loop the compiler cannot drop. */
 void bench_spin(uint32_t n);
 

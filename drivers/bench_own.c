@@ -77,6 +77,8 @@ static long bench_own_ioctl(struct file *f, unsigned cmd, unsigned long arg)
 		for (int i = 0; i < MAX_CPUS; i++)
 			slots[i].counter = slots[i].calls = 0;
 		return 0;
+	case BENCH_LOCK_COST:
+		return bench_lock_cost(arg);
 	default:
 		return -ENOTTY;
 	}

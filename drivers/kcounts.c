@@ -8,6 +8,7 @@
 
 #include "fs/chrdev.h"
 #include "fs/file.h"
+#include "fs/flock.h"
 #include "fs/ramfs.h"
 #include "kernel/lib/format.h"
 #include "kernel/mm/kheap.h"
@@ -28,9 +29,10 @@ static ssize_t kcounts_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 	 * heap caches its freed blocks; heap_objects counts live kmalloc blocks.
 	 */
 	len = snprintf(buf, sizeof(buf),
-		       "inodes %d\nfiles %d\nfile_pages %d\nfree_pages %u\nheap_pages %lu\nheap_objects %lu\n",
+		       "inodes %d\nfiles %d\nfile_pages %d\nfree_pages %u\nheap_pages %lu\nheap_objects %lu\n"
+		       "flocks %d\n",
 		       inode_count(), file_count(), ramfs_page_count(), pmm_free_count(),
-		       hs.pages_in_use, hs.allocs - hs.frees);
+		       hs.pages_in_use, hs.allocs - hs.frees, flock_count());
 	if (*pos >= len)
 		return 0;
 	if (n > (size_t)(len - *pos))

@@ -1,6 +1,7 @@
 /* Open files: making one for an inode, sharing it (dup, fork), and the last close. */
 #include "fs/file.h"
 
+#include "fs/flock.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/panic.h"
@@ -60,6 +61,7 @@ void fput(struct file *f)
 		panic("fput: file %p released twice", f);
 	if (left > 0)
 		return;
+	flock_release_file(f);          /* the last close drops a flock() lock */
 	if (f->f_op && f->f_op->release)
 		f->f_op->release(f->f_inode, f);
 	iput(f->f_inode);

@@ -69,6 +69,8 @@ struct inode_operations {
 #define I_MOUNTPOINT  0x1       /* a file system is mounted on this directory */
 #define I_DROP_UNUSED 0x2       /* evict when i_count reaches 0, even if i_nlink > 0 */
 
+struct pipe;
+
 struct inode {
 	uint32_t i_ino;                 /* unique within its mount */
 	struct mount *i_mnt;            /* the file system instance it belongs to (NULL: pipes) */
@@ -99,6 +101,7 @@ struct inode {
 	 */
 	struct mutex i_mutex;
 	loff_t i_size;                  /* bytes (directories: entries, as a hint) */
+	struct pipe *i_pipe;            /* a FIFO's pipe while it is open (fs/pipe.c), under i_mutex */
 };
 
 /* Allocate an inode for mount m (NULL: an anonymous inode, e.g. a pipe): i_count 1, i_nlink 1. */

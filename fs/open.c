@@ -8,6 +8,7 @@
 #include "fs/file.h"
 #include "fs/mount.h"
 #include "fs/namei.h"
+#include "fs/pipe.h"
 #include "fs/vfs.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/uaccess.h"
@@ -78,9 +79,11 @@ static int fops_for(struct inode *inode, const struct file_operations **fops)
 	case S_IFCHR:
 		*fops = &chrdev_fops;   /* its open() finds the driver (fs/chrdev.c) */
 		return 0;
-	case S_IFBLK:
-	case S_IFSOCK:
-	case S_IFIFO:                   /* named pipes: not yet (pipes are anonymous only) */
+	case S_IFIFO:
+		*fops = &fifo_fops;     /* the ends meet in its open() (fs/pipe.c) */
+		return 0;
+	case S_IFBLK:                   /* no block devices */
+	case S_IFSOCK:                  /* no sockets: Linux too answers ENXIO here */
 		return -ENXIO;
 	case S_IFLNK:
 		return -ELOOP;

@@ -18,6 +18,9 @@
  *  - the ring lives as long as the inode, which lives as long as either
  *    file: the last close of both ends frees it (pipe_evict).
  *
+ * A named pipe (FIFO: mknod S_IFIFO, mkfifo) is the same pipe reached by a
+ * name in a file system; see "named pipes" below for how its ends meet.
+ *
  * Locking: pipe->mutex (sleeping, since copies to and from user memory may
  * fault and sleep) protects the ring and the counts. A task that must wait
  * says so under the mutex (rd_sleeping, wr_need), drops it and sleeps on
@@ -52,7 +55,14 @@ struct pipe {
 	char *ring;                     /* PIPE_SIZE bytes */
 	size_t head;                    /* index of the oldest byte */
 	size_t count;                   /* bytes in the ring */
-	int readers, writers;           /* open files at each end */
+	int readers, writers;           /* open files at each end (an O_RDWR file is at both) */
+	/*
+	 * FIFOs only: opens ever made at each end, so that an open waiting for
+	 * the other end sees it arrive even if it has already gone again.
+	 */
+	unsigned reader_opens, writer_opens;
+	struct inode *fifo;             /* the named inode whose i_pipe this is, or NULL */
+	struct wait_queue open_wait;    /* FIFO opens waiting for the other end */
 	/*
 	 * Who is about to sleep, so a wakeup is sent only when it can help: a
 	 * reader waits for any byte; a writer for `want` bytes of room (n for
@@ -160,7 +170,7 @@ static bool readers_to_wake(struct pipe *p)
 
 static ssize_t pipe_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 {
-	struct pipe *p = f->f_inode->i_private;
+	struct pipe *p = f->private_data;
 	ssize_t ret;
 	bool wake;
 
@@ -201,7 +211,7 @@ static ssize_t pipe_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
  */
 static ssize_t pipe_write(struct file *f, const char *ubuf, size_t n, loff_t *pos)
 {
-	struct pipe *p = f->f_inode->i_private;
+	struct pipe *p = f->private_data;
 	bool atomic = n <= PIPE_BUF, wake;
 	size_t want = atomic ? n : 1, done = 0;
 	int err = 0;
@@ -250,26 +260,29 @@ static ssize_t pipe_write(struct file *f, const char *ubuf, size_t n, loff_t *po
 /* FIONREAD: the bytes a read() would return now. */
 static int pipe_nread(struct file *f)
 {
-	struct pipe *p = f->f_inode->i_private;
+	struct pipe *p = f->private_data;
 
 	return (int)READ_ONCE(p->count);
 }
 
-static const struct file_operations pipe_read_fops;
+/* Which ends a file holds: its access mode says (an O_RDWR FIFO file holds both). */
+static bool reads(const struct file *f) { return (f->f_flags & O_ACCMODE) != O_WRONLY; }
+static bool writes(const struct file *f) { return (f->f_flags & O_ACCMODE) != O_RDONLY; }
 
 /* poll: a read end is ready with data or with no writers left; a write end with room or no readers. */
 static unsigned pipe_poll(struct file *f)
 {
-	struct pipe *p = f->f_inode->i_private;
+	struct pipe *p = f->private_data;
 	size_t count = READ_ONCE(p->count);
 	unsigned mask = 0;
 
-	if (f->f_op == &pipe_read_fops) {
+	if (reads(f)) {
 		if (count > 0)
 			mask |= POLLIN | POLLRDNORM;
 		if (READ_ONCE(p->writers) == 0)
 			mask |= POLLHUP;
-	} else {
+	}
+	if (writes(f)) {
 		if (PIPE_SIZE - count >= PIPE_BUF)
 			mask |= POLLOUT | POLLWRNORM;
 		if (READ_ONCE(p->readers) == 0)
@@ -285,15 +298,20 @@ static loff_t pipe_llseek(struct file *f, loff_t offset, int whence)
 
 /* ---- the ends and the pipe's life ---------------------------------------------------- */
 
+static int fifo_release(struct pipe *p, struct file *f);
+static void pipe_free(struct pipe *p);
+
 /* The last reference to one end's file went: that end is closed; wake the other side. */
 static int pipe_release(struct inode *inode, struct file *f)
 {
-	struct pipe *p = inode->i_private;
+	struct pipe *p = f->private_data;
 
+	if (p->fifo)
+		return fifo_release(p, f);
 	mutex_lock(&p->mutex);
-	if (f->f_op == &pipe_read_fops)
+	if (reads(f))
 		p->readers--;
-	else
+	if (writes(f))
 		p->writers--;
 	mutex_unlock(&p->mutex);
 	/* Readers see end of file, writers see EPIPE. */
@@ -309,9 +327,7 @@ static void pipe_evict(struct inode *inode)
 
 	if (p->readers || p->writers)
 		panic("pipe: evicted with %d readers and %d writers", p->readers, p->writers);
-	kfree(p->ring);
-	kfree(p);
-	atomic_dec(&pipes_alive);
+	pipe_free(p);
 	inode_free(inode);
 }
 
@@ -351,11 +367,16 @@ static struct pipe *pipe_alloc(void)
 	mutex_init(&p->mutex, "pipe");
 	wait_queue_init(&p->rd_wait, "pipe readers");
 	wait_queue_init(&p->wr_wait, "pipe writers");
-	/* Counted before either file exists, so a failed open cannot make them negative. */
-	p->readers = 1;
-	p->writers = 1;
+	wait_queue_init(&p->open_wait, "fifo opens");
 	atomic_inc(&pipes_alive);
 	return p;
+}
+
+static void pipe_free(struct pipe *p)
+{
+	kfree(p->ring);
+	kfree(p);
+	atomic_dec(&pipes_alive);
 }
 
 int pipe_create(unsigned flags, struct file **rd, struct file **wr)
@@ -367,12 +388,13 @@ int pipe_create(unsigned flags, struct file **rd, struct file **wr)
 	p = pipe_alloc();
 	if (!p)
 		return -ENOMEM;
+	/* Counted before either file exists, so a failed open cannot make them negative. */
+	p->readers = 1;
+	p->writers = 1;
 	inode = inode_alloc(NULL, S_IFIFO | 0600);
 	if (!inode) {
 		p->readers = p->writers = 0;
-		kfree(p->ring);
-		kfree(p);
-		atomic_dec(&pipes_alive);
+		pipe_free(p);
 		return -ENOMEM;
 	}
 	inode->i_op = &pipe_iops;
@@ -386,7 +408,10 @@ int pipe_create(unsigned flags, struct file **rd, struct file **wr)
 		p->readers = 0;
 		goto out_rd;
 	}
+	(*rd)->private_data = p;
 	*wr = file_open_inode(inode, &pipe_write_fops, O_WRONLY | (flags & O_NONBLOCK), &err);
+	if (*wr)
+		(*wr)->private_data = p;
 	if (!*wr) {
 		p->writers = 0;
 		fput(*rd);      /* its release drops readers; its iput frees the pipe */
@@ -400,6 +425,140 @@ out_rd:
 	iput(inode);
 	return err;
 }
+
+/* ---- named pipes (FIFOs) ------------------------------------------------------------------ */
+
+/*
+ * A FIFO's inode lives in a file system (ramfs: mknod S_IFIFO, mkfifo) and
+ * has no pipe until someone opens it: the first open makes one and hangs it
+ * on inode->i_pipe, the last close takes it down with whatever was left in
+ * it, as Linux does. The two ends meet at open(), by POSIX and Linux rules:
+ *  - O_RDONLY waits until a writer has opened (with O_NONBLOCK: at once);
+ *  - O_WRONLY waits until a reader has opened (with O_NONBLOCK and no
+ *    reader: ENXIO);
+ *  - O_RDWR never waits: the file is a reader and a writer at once (Linux's
+ *    choice; POSIX leaves it undefined).
+ * A waiting open sleeps interruptibly: a signal ends it with EINTR or
+ * restarts it. It waits for the other end's count of opens to move, not for
+ * the other end to be open now, so a partner that came and went at once
+ * still lets it through (Linux's r_counter/w_counter).
+ *
+ * Locking: the inode's i_mutex protects i_pipe, and is held while an end
+ * attaches or detaches, so that a last close and a first open cannot both
+ * think they own the pipe; it is taken before the pipe's mutex, and never
+ * held while an open waits for its partner.
+ */
+
+/* Attach f's ends to the FIFO's pipe, making the pipe if this is the first open. */
+static int fifo_attach(struct inode *inode, struct file *f, struct pipe **out)
+{
+	unsigned acc = f->f_flags & O_ACCMODE;
+	struct pipe *p;
+
+	mutex_lock(&inode->i_mutex);
+	p = inode->i_pipe;
+	if (!p) {
+		p = pipe_alloc();
+		if (!p) {
+			mutex_unlock(&inode->i_mutex);
+			return -ENOMEM;
+		}
+		p->fifo = inode;
+		inode->i_pipe = p;
+	}
+	mutex_lock(&p->mutex);
+	if (acc == O_WRONLY && (f->f_flags & O_NONBLOCK) && p->readers == 0) {
+		bool unused = p->writers == 0;
+
+		mutex_unlock(&p->mutex);
+		if (unused)
+			inode->i_pipe = NULL;
+		mutex_unlock(&inode->i_mutex);
+		if (unused)
+			pipe_free(p);
+		return -ENXIO;
+	}
+	if (reads(f)) {
+		p->readers++;
+		p->reader_opens++;
+	}
+	if (writes(f)) {
+		p->writers++;
+		p->writer_opens++;
+	}
+	mutex_unlock(&p->mutex);
+	mutex_unlock(&inode->i_mutex);
+	wake_up(&p->open_wait);
+	*out = p;
+	return 0;
+}
+
+/* Take f's ends off the pipe; the last one frees it. */
+static void fifo_detach(struct pipe *p, struct file *f)
+{
+	struct inode *inode = p->fifo;
+	bool last;
+
+	mutex_lock(&inode->i_mutex);
+	mutex_lock(&p->mutex);
+	if (reads(f))
+		p->readers--;
+	if (writes(f))
+		p->writers--;
+	last = p->readers == 0 && p->writers == 0;
+	mutex_unlock(&p->mutex);
+	if (last)
+		inode->i_pipe = NULL;
+	mutex_unlock(&inode->i_mutex);
+	if (last) {
+		pipe_free(p);
+		return;
+	}
+	wake_up(&p->rd_wait);          /* readers see end of file, writers EPIPE */
+	wake_up(&p->wr_wait);
+}
+
+static int fifo_open(struct inode *inode, struct file *f)
+{
+	unsigned acc = f->f_flags & O_ACCMODE;
+	bool nonblock = f->f_flags & O_NONBLOCK;
+	unsigned readers_seen, writers_seen;
+	struct pipe *p;
+	int r;
+
+	r = fifo_attach(inode, f, &p);
+	if (r < 0)
+		return r;
+	f->private_data = p;
+	readers_seen = READ_ONCE(p->reader_opens);
+	writers_seen = READ_ONCE(p->writer_opens);
+	if (acc == O_RDONLY && !nonblock)
+		r = wait_event_interruptible(p->open_wait, READ_ONCE(p->writers) > 0 ||
+					     READ_ONCE(p->writer_opens) != writers_seen);
+	else if (acc == O_WRONLY)
+		r = wait_event_interruptible(p->open_wait, READ_ONCE(p->readers) > 0 ||
+					     READ_ONCE(p->reader_opens) != readers_seen);
+	if (r < 0)
+		fifo_detach(p, f);      /* the open fails: file_open_inode frees f */
+	return r;
+}
+
+static int fifo_release(struct pipe *p, struct file *f)
+{
+	fifo_detach(p, f);
+	return 0;
+}
+
+const struct file_operations fifo_fops = {
+	.name = "fifo",
+	.open = fifo_open,
+	.read = pipe_read,
+	.write = pipe_write,
+	.release = pipe_release,
+	.llseek = pipe_llseek,
+	.nread = pipe_nread,
+	.poll = pipe_poll,
+};
 
 /* ---- the system calls -------------------------------------------------------------------- */
 

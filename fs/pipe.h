@@ -5,6 +5,7 @@
 #include "kernel/types.h"
 
 struct file;
+struct file_operations;
 
 /*
  * The ring's capacity. Linux has had 16 pages (64 KiB) since 2.6.11; 2.6.6
@@ -14,6 +15,8 @@ struct file;
 
 /* A new pipe: *rd reads, *wr writes (flags: O_NONBLOCK). 0 or -ENOMEM, -ENFILE. */
 int pipe_create(unsigned flags, struct file **rd, struct file **wr);
+/* What open() installs for a named pipe (an S_IFIFO inode): its ends meet there. */
+extern const struct file_operations fifo_fops;
 /* How many pipes exist now (for the leak check). */
 int pipe_count(void);
 

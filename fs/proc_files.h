@@ -31,6 +31,8 @@ int proc_pid_exe(int pid, char *buf, size_t size);
 /* fs/proc_sys.c: the /proc/sys/kernel knobs (run without the BKL). */
 void proc_show_spin_report_ms(struct procbuf *pb, void *arg);
 int proc_write_spin_report_ms(const char *text);
+void proc_show_bkl_timing(struct procbuf *pb, void *arg);
+int proc_write_bkl_timing(const char *text);
 void proc_show_ioctl_mode(struct procbuf *pb, void *arg);
 int proc_write_ioctl_mode(const char *text);
 

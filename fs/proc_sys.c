@@ -11,6 +11,7 @@
 
 #include "fs/ioctl_mode.h"
 #include "fs/procbuf.h"
+#include "kernel/bkl.h"
 #include "kernel/atomic.h"
 #include "kernel/lib/string.h"
 #include "kernel/spinlock.h"
@@ -54,6 +55,22 @@ int proc_write_spin_report_ms(const char *text)
 	if (parse_uint(text, SPIN_REPORT_MS_MAX, &ms) < 0 || ms == 0)
 		return -EINVAL;
 	WRITE_ONCE(spin_report_cycles, tsc_hz * ms / 1000);
+	return 0;
+}
+
+/* bkl_timing: 1 to time each BKL hold for /proc/bkl, 0 to count only (kernel/bkl.c). */
+void proc_show_bkl_timing(struct procbuf *pb, void *arg)
+{
+	procbuf_printf(pb, "%d\n", bkl_timing_get() ? 1 : 0);
+}
+
+int proc_write_bkl_timing(const char *text)
+{
+	uint32_t on;
+
+	if (parse_uint(text, 1, &on) < 0)
+		return -EINVAL;
+	bkl_timing_set(on);
 	return 0;
 }
 

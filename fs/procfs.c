@@ -83,6 +83,7 @@ static const struct proc_entry proc_tree[] = {
 	[SYS] = PROC_DIR("sys", ROOT),
 	[SYS_KERNEL] = PROC_DIR("kernel", SYS),
 	PROC_SYS("bkl_spin_report_ms", SYS_KERNEL, proc_show_spin_report_ms, proc_write_spin_report_ms),
+	PROC_SYS("bkl_timing", SYS_KERNEL, proc_show_bkl_timing, proc_write_bkl_timing),
 	PROC_SYS("ioctl_mode", SYS_KERNEL, proc_show_ioctl_mode, proc_write_ioctl_mode),
 };
 

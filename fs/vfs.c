@@ -4,6 +4,7 @@
 #include "fs/devfs.h"
 #include "fs/fdtable.h"
 #include "fs/file.h"
+#include "fs/flock.h"
 #include "fs/initrd.h"
 #include "fs/mount.h"
 #include "fs/namei.h"
@@ -32,6 +33,7 @@ void vfs_init(void)
 {
 	int r;
 
+	flock_init();
 	vfs_mount_root(&ramfs_type);
 	initrd_unpack();
 	make_dir("/dev");

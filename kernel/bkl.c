@@ -44,6 +44,7 @@
 #include "kernel/bkl.h"
 
 #include "kernel/atomic.h"
+#include "kernel/cmdline.h"
 #include "kernel/cpu.h"
 #include "kernel/lib/string.h"
 #include "kernel/panic.h"
@@ -68,6 +69,17 @@ static struct {
 
 extern struct bkl_site bkl_sites_start[], bkl_sites_stop[];
 
+/*
+ * Time each hold for the hold columns of /proc/bkl? Two TSC reads per hold,
+ * the only part of the statistics that costs more than a few additions
+ * (under QEMU's TCG a TSC read is a call into the emulator's clock). Like
+ * Linux's /proc/sys/kernel/lock_stat: on by default here, since smpix is for
+ * looking at; "bkl_timing=0" at boot or /proc/sys/kernel/bkl_timing turns it
+ * off. A plain flag: a hold started untimed has acquired_at 0 and is not
+ * charged, so flipping it while the lock is held is harmless.
+ */
+static volatile bool hold_timing = true;
+
 static void bkl_report(const char *what, const char *file, int line)
 {
 	printk("BUG: %s at %s:%d (CPU %d, pid %d %s, lock_depth %d)\n", what, file, line, cpu_id(),
@@ -88,24 +100,28 @@ static void report_bkl_lockup(struct bkl_site *site)
 }
 
 /* Take the raw lock and charge the wait to site. Preemption must be off. */
-static void bkl_raw_acquire(struct bkl_site *site, bool reacquire)
+static inline __attribute__((always_inline)) void bkl_raw_acquire(struct bkl_site *site, bool reacquire)
 {
 	uint16_t ticket = __atomic_fetch_add(&kernel_flag.next, 1, __ATOMIC_ACQUIRE);
-	uint64_t start = rdtsc(), now;
 	bool contended = READ_ONCE(kernel_flag.owner) != ticket;
 	bool reported = false;
+	uint64_t start = 0, now;
 
-	while (READ_ONCE(kernel_flag.owner) != ticket) {
-		cpu_relax();
-		if (!reported && rdtsc() - start > spin_report_cycles) {
-			report_bkl_lockup(site);
-			reported = true;
+	/* Read the clock for the wait only when there is one: uncontended, one TSC read per hold. */
+	if (contended) {
+		start = rdtsc();
+		while (READ_ONCE(kernel_flag.owner) != ticket) {
+			cpu_relax();
+			if (!reported && rdtsc() - start > spin_report_cycles) {
+				report_bkl_lockup(site);
+				reported = true;
+			}
 		}
 	}
-	now = rdtsc();
+	now = (contended || hold_timing) ? rdtsc() : 0;
 	kernel_flag.holder = current;
 	kernel_flag.holder_cpu = cpu_id();
-	kernel_flag.acquired_at = now;
+	kernel_flag.acquired_at = hold_timing ? now : 0;
 	kernel_flag.site = site;
 
 	/* We hold the BKL now: the statistics are ours to update. */
@@ -123,14 +139,17 @@ static void bkl_raw_acquire(struct bkl_site *site, bool reacquire)
 }
 
 /* Release the raw lock, charging the hold time to the site that took it. Preemption must be off. */
-static void bkl_raw_release(void)
+static inline __attribute__((always_inline)) void bkl_raw_release(void)
 {
 	struct bkl_site *site = kernel_flag.site;
-	uint64_t held = rdtsc() - kernel_flag.acquired_at;
 
-	site->hold_cycles += held;
-	if (held > site->hold_max)
-		site->hold_max = held;
+	if (kernel_flag.acquired_at) {
+		uint64_t held = rdtsc() - kernel_flag.acquired_at;
+
+		site->hold_cycles += held;
+		if (held > site->hold_max)
+			site->hold_max = held;
+	}
 	kernel_flag.holder = NULL;
 	kernel_flag.holder_cpu = -1;
 	kernel_flag.site = NULL;
@@ -283,4 +302,22 @@ void bkl_stats_reset(void)
 		s->wait_cycles = s->wait_max = s->hold_cycles = s->hold_max = 0;
 	}
 	unlock_kernel();
+}
+
+bool bkl_timing_get(void)
+{
+	return READ_ONCE(hold_timing);
+}
+
+void bkl_timing_set(bool on)
+{
+	WRITE_ONCE(hold_timing, on);
+}
+
+void bkl_timing_init(void)
+{
+	const char *v = cmdline_get("bkl_timing");
+
+	if (v && strcmp(v, "0") == 0)
+		bkl_timing_set(false);
 }

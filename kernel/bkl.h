@@ -51,6 +51,10 @@ void bkl_get_state(struct bkl_state *st);
 struct bkl_site *bkl_sites_begin(void);
 struct bkl_site *bkl_sites_end(void);
 void bkl_stats_reset(void);
+/* Hold-time statistics on or off (/proc/sys/kernel/bkl_timing, boot word bkl_timing=0). */
+bool bkl_timing_get(void);
+void bkl_timing_set(bool on);
+void bkl_timing_init(void);
 
 /* Used only by schedule(): drop the lock for a sleeping holder, take it back on return. */
 void bkl_release_for_switch(struct task *prev);

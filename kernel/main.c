@@ -91,6 +91,7 @@ void kmain(uint32_t magic, physaddr_t mbi_phys)
 	mem_init();
 	fpu_init_cpu();
 	acpi_init();
+	bkl_timing_init();      /* bkl_timing=0: no hold times in /proc/bkl (kernel/bkl.c) */
 	sched_init();           /* before the APs start: each enters the scheduler */
 	proc_init();            /* the syscall gate and the fault hooks, before any process */
 	smp_init();             /* APICs, timers, IOAPIC routing, the other CPUs */

@@ -23,16 +23,6 @@ void spin_lock_init(spinlock_t *l, const char *name)
  * task preempted in the middle of "find my CPU, then increment its counter"
  * could resume on another CPU and increment the wrong one.
  */
-void preempt_disable(void)
-{
-	__asm__ volatile("incl %%gs:%c0" : : "i"(offsetof(struct cpu, preempt_count)) : "memory");
-}
-
-void preempt_enable(void)
-{
-	__asm__ volatile("decl %%gs:%c0" : : "i"(offsetof(struct cpu, preempt_count)) : "memory");
-}
-
 static void note_held(spinlock_t *l, const char *file, int line)
 {
 	struct cpu *c = this_cpu();

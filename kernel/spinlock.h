@@ -2,6 +2,7 @@
 #ifndef KERNEL_SPINLOCK_H
 #define KERNEL_SPINLOCK_H
 
+#include "kernel/cpu.h"
 #include "kernel/types.h"
 #include "kernel/x86/x86.h"
 
@@ -41,9 +42,20 @@ bool spin_held_by_me(const spinlock_t *l);
 #define assert_spin_held(l) spin_assert_held((l), __FILE__, __LINE__)
 void spin_assert_held(const spinlock_t *l, const char *file, int line);
 
-/* Preemption control; spinlocks disable preemption while held. */
-void preempt_disable(void);
-void preempt_enable(void);
+/*
+ * Preemption control; spinlocks disable preemption while held. A per-CPU
+ * count that the tick looks at (it preempts only at zero): one instruction
+ * each way, inline, because every lock and unlock pays for them.
+ */
+static inline void preempt_disable(void)
+{
+	__asm__ volatile("incl %%gs:%c0" : : "i"(offsetof(struct cpu, preempt_count)) : "memory");
+}
+
+static inline void preempt_enable(void)
+{
+	__asm__ volatile("decl %%gs:%c0" : : "i"(offsetof(struct cpu, preempt_count)) : "memory");
+}
 
 /* How long (TSC cycles) a CPU spins before reporting a suspected lockup. */
 extern uint64_t spin_report_cycles;

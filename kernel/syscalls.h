@@ -108,6 +108,7 @@ long sys_dup(int oldfd);
 long sys_dup2(int oldfd, int newfd);
 long sys_dup3(int oldfd, int newfd, int flags);
 long sys_fcntl64(int fd, int cmd, unsigned long arg);
+long sys_flock(int fd, unsigned cmd);
 /* fs/dir_ops.c */
 long sys_mkdir(const char *upath, uint32_t mode);
 long sys_mkdirat(int dirfd, const char *upath, uint32_t mode);

@@ -223,7 +223,7 @@ KTEST_CRASH(spinlock_recursion)
 	spin_lock(&recursion_lock);
 }
 
-/* Protects nothing: held by CPU 0 while CPU 1 waits for it, to show the lockup report. */
+/* Protects nothing: held by this CPU while another waits for it, to show the lockup report. */
 static spinlock_t lockup_lock = SPINLOCK_INIT("lockup-test");
 static atomic_t lockup_done;
 
@@ -244,8 +244,8 @@ KTEST_CRASH(spinlock_lockup_report)
 	}
 	atomic_set(&lockup_done, 0);
 	spin_report_cycles = tsc_hz / 10;          /* 100 ms of spinning is a "lockup" now */
-	spin_lock(&lockup_lock);
-	smp_call_function(1, lockup_waiter, NULL, false);
+	spin_lock(&lockup_lock);        /* preemption is off: cpu_id() stays ours */
+	smp_call_function(cpu_id() == 0 ? 1 : 0, lockup_waiter, NULL, false);
 	mdelay(500);
 	spin_unlock(&lockup_lock);
 	KT_ASSERT(wait_for_count(&lockup_done, 1));

@@ -42,6 +42,12 @@
 #define W_OK 2
 #define R_OK 4
 
+/* flock() operations (Linux's asm-generic/fcntl.h) */
+#define LOCK_SH 1       /* shared */
+#define LOCK_EX 2       /* exclusive */
+#define LOCK_NB 4       /* or'd in: fail with EWOULDBLOCK instead of waiting */
+#define LOCK_UN 8       /* unlock */
+
 /* lseek() */
 #define SEEK_SET 0
 #define SEEK_CUR 1

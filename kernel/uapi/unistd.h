@@ -43,6 +43,7 @@
 #define __NR_truncate           92
 #define __NR_ftruncate          93
 #define __NR_fchmod             94
+#define __NR_flock              143
 #define __NR_syslog             103
 #define __NR_wait4              114
 #define __NR_fsync              118

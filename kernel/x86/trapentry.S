@@ -21,21 +21,51 @@ trap_stubs:
 	.set i, i + 1
 	.endr
 
+/*
+ * The .cfi lines change no instruction: they tell a debugger where this code
+ * keeps the interrupted registers (in the struct trapframe it builds), so gdb's
+ * `bt` in a handler goes on into the code that was interrupted, or faulted.
+ * The CFA is the stack pointer of that code, for a trap from kernel mode (no
+ * stack switch): just above the eflags the CPU pushed. .cfi_signal_frame: the
+ * saved eip is the interrupted instruction itself, not a return address.
+ * (DWARF register numbers: 8 = eip, 9 = eflags.)
+ */
+	.cfi_sections .debug_frame
 trap_common:
+	.cfi_startproc simple
+	.cfi_signal_frame
+	.cfi_def_cfa %esp, 20           /* trapno, err, eip, cs, eflags */
+	.cfi_offset 8, -12
+	.cfi_offset 9, -4
 	cld                             /* C code assumes the direction flag clear; user mode may set it */
 	pushl %ds
+	.cfi_adjust_cfa_offset 4
 	pushl %es
+	.cfi_adjust_cfa_offset 4
 	pushl %fs
+	.cfi_adjust_cfa_offset 4
 	pushl %gs
+	.cfi_adjust_cfa_offset 4
 	pushal
+	.cfi_adjust_cfa_offset 32
+	.cfi_rel_offset %edi, 0
+	.cfi_rel_offset %esi, 4
+	.cfi_rel_offset %ebp, 8
+	.cfi_rel_offset %ebx, 16
+	.cfi_rel_offset %edx, 20
+	.cfi_rel_offset %ecx, 24
+	.cfi_rel_offset %eax, 28
 	movw $KERNEL_DS, %ax
 	movw %ax, %ds
 	movw %ax, %es
 	movw $PERCPU_SEL, %ax
 	movw %ax, %gs
 	pushl %esp                      /* argument: the struct trapframe */
+	.cfi_adjust_cfa_offset 4
 	call trap_dispatch
 	addl $4, %esp
+	.cfi_adjust_cfa_offset -4
+	.cfi_endproc
 
 /* Also where a new task starts its life: its stack holds a trapframe to "return" through. */
 .globl trap_return

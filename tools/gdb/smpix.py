@@ -1,79 +1,55 @@
-"""gdb helpers for smpix, loaded by .gdbinit.
+"""gdb extensions for smpix, loaded by .gdbinit: the `smpix` command and its subcommands.
 
-    smpix-cpus    one line per entry of cpus[0..ncpus): the scalar fields of struct cpu
-    smpix-bkl     the Big Kernel Lock: owner, depth, waiters, busiest lock_kernel() sites
+    smpix cpus       every CPU: APIC id, current task, BKL depth, spinlocks held, idle or busy
+    smpix bkl        the Big Kernel Lock: owner, depth, waiting CPUs, busiest lock_kernel() sites
+    smpix ps         every task: pid, state, CPU, lock_depth, name
+    smpix syscalls   the system call table: flags (BKL, FALLBACK) and calls so far
+    $current()       the task on gdb's selected CPU; $cpu(): that CPU's number
 
-QEMU shows each vCPU as a gdb thread, in CPU order: gdb thread N is CPU N-1 (info threads).
-Fields are read from the debug info, so the command follows struct cpu as it grows;
-arrays and embedded structs (the GDT, the TSS, the held-locks list) are left out.
+One file per command group, beside this one (smpix_cpus.py, smpix_bkl.py,
+smpix_tasks.py, smpix_syscalls.py); smpix_kernel.py reads the kernel's structures
+by name from the debug info, so the commands follow the kernel as it changes.
+`help smpix cpus` (and so on) explains each. QEMU shows each vCPU as a gdb
+thread, in CPU order: gdb thread N is CPU N-1 (info threads).
+
+`source tools/gdb/smpix.py` again after editing any of these files reloads them all.
 """
+import importlib
+import os
+import sys
+
 import gdb
 
-
-class SmpixCpus(gdb.Command):
-    """Print the per-CPU data: cpus[i] for i < ncpus (scalar fields of struct cpu)."""
-
-    def __init__(self):
-        super().__init__("smpix-cpus", gdb.COMMAND_DATA)
-
-    def invoke(self, arg, from_tty):
-        ncpus = int(gdb.parse_and_eval("ncpus"))
-        cpus = gdb.parse_and_eval("cpus")
-        nmax = cpus.type.range()[1] + 1
-        gdb.write(f"ncpus = {ncpus} (gdb thread N is CPU N-1)\n")
-        for i in range(min(max(ncpus, 1), nmax)):
-            c = cpus[i]
-            parts = []
-            for f in c.type.strip_typedefs().fields():
-                code = f.type.strip_typedefs().code
-                if code in (gdb.TYPE_CODE_ARRAY, gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION):
-                    continue
-                v = c[f.name]
-                if code == gdb.TYPE_CODE_PTR:
-                    parts.append(f"{f.name}={int(v):#x}")
-                else:
-                    parts.append(f"{f.name}={v}")
-            gdb.write(f"cpu {i}: " + " ".join(parts) + "\n")
+HERE = os.path.dirname(os.path.abspath(__file__))
+MODULES = ("smpix_kernel", "smpix_cpus", "smpix_bkl", "smpix_tasks", "smpix_syscalls")
+# The names of the helpers before they became subcommands; docs and habits still use them.
+ALIASES = {"smpix-cpus": "smpix cpus", "smpix-bkl": "smpix bkl"}
 
 
-SmpixCpus()
+class Smpix(gdb.Command):
+    """smpix: look at the kernel's CPUs, tasks, Big Kernel Lock and system calls.
 
-
-def _task_str(t):
-    """'pid N (name)' for a struct task pointer, or '-' for NULL."""
-    if int(t) == 0:
-        return "-"
-    return f"pid {int(t['pid'])} ({t['name'].string()})"
-
-
-class SmpixBkl(gdb.Command):
-    """The Big Kernel Lock: owner, depth, waiters, and the busiest call sites (smpix-bkl [N])."""
+Subcommands: smpix cpus, smpix bkl, smpix ps, smpix syscalls (help smpix SUBCOMMAND).
+Convenience functions: $current() (the task on gdb's selected CPU), $cpu()."""
 
     def __init__(self):
-        super().__init__("smpix-bkl", gdb.COMMAND_DATA)
+        super().__init__("smpix", gdb.COMMAND_DATA, gdb.COMPLETE_COMMAND, True)
 
-    def invoke(self, arg, from_tty):
-        top = int(arg) if arg.strip() else 8
-        flag = gdb.parse_and_eval("'bkl.c'::kernel_flag")
-        holder = flag["holder"]
-        tickets = (int(flag["next"]) - int(flag["owner"])) & 0xFFFF
-        if int(holder):
-            gdb.write(f"BKL held by {_task_str(holder)} on CPU {int(flag['holder_cpu'])}, "
-                      f"lock_depth {int(holder['lock_depth'])}, {max(tickets - 1, 0)} waiting\n")
+
+def load():
+    if HERE not in sys.path:
+        sys.path.insert(0, HERE)
+    Smpix()
+    for name in MODULES:
+        if name in sys.modules:
+            importlib.reload(sys.modules[name])
         else:
-            gdb.write(f"BKL free, {tickets} waiting\n")
-        for i in range(int(gdb.parse_and_eval("ncpus"))):
-            t = gdb.parse_and_eval(f"cpus[{i}].curr")
-            if int(t):
-                gdb.write(f"  cpu {i}: {_task_str(t)} lock_depth {int(t['lock_depth'])}\n")
-        start = gdb.parse_and_eval("&bkl_sites_start[0]")
-        stop = gdb.parse_and_eval("&bkl_sites_stop[0]")
-        sites = [start[i] for i in range(int(stop - start))]
-        sites.sort(key=lambda s: -int(s["acquisitions"]))
-        gdb.write(f"{len(sites)} lock_kernel() sites; the busiest:\n")
-        for s in sites[:top]:
-            gdb.write(f"  {s['file'].string()}:{int(s['line'])} {s['function'].string()}: "
-                      f"{int(s['acquisitions'])} acquired, {int(s['contended'])} contended\n")
+            importlib.import_module(name)
+    for alias, command in ALIASES.items():
+        try:
+            gdb.execute(f"alias {alias} = {command}", to_string=True)
+        except gdb.error:
+            pass                # defined by an earlier `source` of this file
 
 
-SmpixBkl()
+load()

@@ -1,4 +1,5 @@
-"""Pipes and procfs: pipetest (1 and 4 CPUs) and proctest (2 and 4 CPUs) booted as init, and both on this Linux host."""
+"""Pipes, flock and procfs: pipetest (1 and 4 CPUs), flocktest (2 and 4) and proctest (2 and 4 CPUs) booted
+as init, and each on this Linux host."""
 import os
 import re
 import subprocess
@@ -84,6 +85,10 @@ def run(h):
     on_linux(h, "pipetest", 21)
     guest_suite(h, "pipetest", "smp4", cpus=4, min_tests=22)
     guest_suite(h, "pipetest", "smp1", cpus=1, min_tests=22)
+    # flock(2) runs under the BKL (fs/flock.c): at 4 CPUs, and with every syscall under it too.
+    on_linux(h, "flocktest", 7)
+    guest_suite(h, "flocktest", "smp4", cpus=4, min_tests=8)
+    guest_suite(h, "flocktest", "smp2-bkl-syscalls", cpus=2, min_tests=8, append="bkl=syscalls")
     on_linux(h, "proctest", 12)
     proctest(h, "smp4-serialized", cpus=4, ioctl="serialized")
     proctest(h, "smp2-bad-ioctl-word", cpus=2, ioctl="bogus")

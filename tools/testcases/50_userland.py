@@ -8,8 +8,8 @@ PROMPT = re.compile(r"^\$ $", re.M)
 class Session:
     """A shell on the serial console: type a line, collect what comes back up to the next prompt."""
 
-    def __init__(self, h, name, cpus=2, timeout=120):
-        self.q = h.Qemu(name, cpus=cpus, timeout=timeout)
+    def __init__(self, h, name, cpus=2, timeout=120, append=""):
+        self.q = h.Qemu(name, cpus=cpus, timeout=timeout, append=append)
         self.ok = self.q.expect(r"^\$ ", timeout=60) is not None
 
     def wait_for(self, rx, start, timeout):
@@ -93,6 +93,9 @@ def shell_session(h):
     check(h, "shell[tools: cp mv ln rm]",
           s.run("cd /tmp; echo data > a; cp a b; mv b c; ln c d; ln -s c e; cat d e; rm a c d e; ls"),
           "data\ndata\ndir\nerr\nx\n", exact=True)
+    check(h, "shell[mkfifo: a named pipe between two jobs]",
+          s.run("mkfifo -m 600 ff; ls -l ff; echo via-fifo > ff & cat ff; wait; rm ff; ls"),
+          r"^prw------- .* ff\n\[1\] \d+\nvia-fifo\n(\[1\] Done\n)?dir\nerr\nx\n$")
     check(h, "shell[cpus]", s.run("cpus"), r"^cpu 0: apic id 0\ncpu 1: apic id 1\n2 CPUs online\n$")
     check(h, "shell[dmesg]", s.run("dmesg | grep -c 'smp: 2 CPUs online$'"), r"^[1-9]\d*\n$")
     check(h, "shell[bklstat]", s.run("bklstat -r; bklstat -t -n 1"),

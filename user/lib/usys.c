@@ -66,6 +66,8 @@ int symlink(const char *target, const char *path) { return SYS2(__NR_symlink, ta
 ssize_t readlink(const char *path, char *buf, size_t size) { return SYS3(__NR_readlink, path, buf, size); }
 int rename(const char *old, const char *new) { return SYS2(__NR_rename, old, new); }
 int mkdir(const char *path, mode_t mode) { return SYS2(__NR_mkdir, path, mode); }
+int mknod(const char *path, mode_t mode, dev_t dev) { return SYS3(__NR_mknod, path, mode, dev); }
+int mkfifo(const char *path, mode_t mode) { return mknod(path, S_IFIFO | (mode & 07777), 0); }
 int rmdir(const char *path) { return SYS1(__NR_rmdir, path); }
 int chdir(const char *path) { return SYS1(__NR_chdir, path); }
 int chmod(const char *path, mode_t mode) { return SYS2(__NR_chmod, path, mode); }

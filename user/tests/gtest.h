@@ -155,7 +155,7 @@ static inline int gt_wait(int pid)
 /* ---- the kernel's object counts (smpix only: /dev/kcounts), for leak checks ---------- */
 
 struct counts {
-	long inodes, files, heap_objects;
+	long inodes, files, heap_objects, flocks;
 };
 
 /* The value after "name " in /dev/kcounts, or -1. */
@@ -191,6 +191,7 @@ static inline int gt_read_counts(struct counts *c)
 	c->inodes = gt_count_of(text, "inodes");
 	c->files = gt_count_of(text, "files");
 	c->heap_objects = gt_count_of(text, "heap_objects");
+	c->flocks = gt_count_of(text, "flocks");
 	return 0;
 }
 

@@ -253,6 +253,32 @@ static void t_bench_bad_input(void)
 	gt_close(fd);
 }
 
+/* BENCH_LOCK_COST: answers, bad arguments, and the refusal to time a lock already held. */
+static void t_bench_lock_cost(void)
+{
+	struct bench_lock_cost c = { 1000, 0, 0, 0 };
+	int fd;
+
+	CHECK((fd = bench_open("bench_own")) >= 0);
+	CHECK(gt_ioctl(fd, BENCH_LOCK_COST, &c) == 0);
+	CHECK(c.bkl_ns > 0 && c.spin_ns > 0);
+	c.pairs = 0;
+	CHECK(gt_ioctl(fd, BENCH_LOCK_COST, &c) == -EINVAL);
+	c.pairs = BENCH_MAX_PAIRS + 1;
+	CHECK(gt_ioctl(fd, BENCH_LOCK_COST, &c) == -EINVAL);
+	CHECK(gt_ioctl(fd, BENCH_LOCK_COST, BAD_UNMAP) == -EFAULT);
+	CHECK(gt_ioctl(fd, BENCH_LOCK_COST, BAD_BUF) == -EFAULT);
+	/* Under ioctl=serialized the call arrives holding the BKL: timing it would time recursion. */
+	c.pairs = 1000;
+	CHECK(write_file("/proc/sys/kernel/ioctl_mode", "serialized") > 0);
+	CHECK(gt_ioctl(fd, BENCH_LOCK_COST, &c) == -EBUSY);
+	CHECK(write_file("/proc/sys/kernel/ioctl_mode", "auto") > 0);
+	gt_close(fd);
+	CHECK((fd = bench_open("bench_bkl")) >= 0);
+	CHECK(gt_ioctl(fd, BENCH_LOCK_COST, &c) == -ENOTTY);    /* only the unlocked device has it */
+	gt_close(fd);
+}
+
 /* The "bkl_calls unlocked_calls" columns of driver's line in /proc/ioctl. */
 static int ioctl_counts(const char *driver, long *locked, long *unlocked)
 {
@@ -406,8 +432,8 @@ static void t_sleep_lets_others_through(void)
 	gt_close(fd);
 }
 
-/* The acquisitions of the /proc/bkl line whose site contains where, or -1. */
-static long bkl_site_acquired(const char *where)
+/* Column col (0: acquired ... 5: hold_cycles) of the /proc/bkl line whose site contains where, or -1. */
+static long bkl_site_column(const char *where, int col)
 {
 	char *p = gt_strstr(text, where), *line;
 
@@ -415,9 +441,45 @@ static long bkl_site_acquired(const char *where)
 		return -1;
 	for (line = p; line > text && line[-1] != '\n'; line--)
 		;
-	while (*line == ' ')
-		line++;
+	for (int i = 0; i < col; i++) {
+		while (*line == ' ')
+			line++;
+		while (*line >= '0' && *line <= '9')
+			line++;
+	}
 	return strtol_simple(line);
+}
+
+static long bkl_site_acquired(const char *where) { return bkl_site_column(where, 0); }
+
+/* The serialized ioctl path's hold time after a reset and n updates on /dev/bench_bkl, or -1. */
+static long ioctl_hold_cycles_after(int n)
+{
+	int fd = bench_open("bench_bkl");
+
+	if (fd < 0 || write_file("/proc/bkl", "0") <= 0)
+		return -1;
+	for (int i = 0; i < n; i++)
+		bench_update(fd, 10, 0);
+	gt_close(fd);
+	if (read_file("/proc/bkl", text, sizeof(text)) <= 0 || bkl_site_acquired("fs/vfs_ioctl.c:") < n)
+		return -1;
+	return bkl_site_column("fs/vfs_ioctl.c:", 5);
+}
+
+/* /proc/sys/kernel/bkl_timing: 0 counts BKL holds without timing them, 1 times them too. */
+static void t_bkl_timing(void)
+{
+	char buf[8] = "";
+
+	CHECK(read_file("/proc/sys/kernel/bkl_timing", buf, sizeof(buf)) == 2 && buf[0] == '1');
+	CHECK(write_file("/proc/sys/kernel/bkl_timing", "0") > 0);
+	CHECK(ioctl_hold_cycles_after(20) == 0);
+	CHECK(write_file("/proc/sys/kernel/bkl_timing", "1") > 0);
+	CHECK(ioctl_hold_cycles_after(20) > 0);
+	CHECK(write_file("/proc/sys/kernel/bkl_timing", "2") == -EINVAL);
+	CHECK(write_file("/proc/sys/kernel/bkl_timing", "on") == -EINVAL);
+	CHECK(read_file("/proc/sys/kernel/bkl_timing", buf, sizeof(buf)) == 2 && buf[0] == '1');
 }
 
 static void t_bkl_sites_of_2004(void)
@@ -487,11 +549,13 @@ int main(int argc, char **argv)
 	gt_run("termios-round-trip", t_termios_round_trip);
 	if (!ON_LINUX) {
 		gt_run("bench-bad-input", t_bench_bad_input);
+		gt_run("bench-lock-cost", t_bench_lock_cost);
 		gt_run("policy-paths", t_policy_paths);
 		gt_run("bkl-keeps-updates-whole", t_bkl_keeps_updates_whole);
 		gt_run("unlocked-loses-updates", t_unlocked_loses_updates);
 		gt_run("sleep-lets-others-through", t_sleep_lets_others_through);
 		gt_run("bkl-sites-of-2004", t_bkl_sites_of_2004);
+		gt_run("bkl-timing", t_bkl_timing);     /* after the sites: it resets /proc/bkl */
 		gt_run("cpuid-per-cpu", t_cpuid_per_cpu);
 	}
 	gt_finish();

@@ -2,7 +2,8 @@
  * /bin/pipetest: pipes, as POSIX and Linux define them. Every rule of fs/pipe.c
  * has a test here: EOF, EPIPE and SIGPIPE, PIPE_BUF atomicity, O_NONBLOCK,
  * pipe2's flags, FIONREAD, blocking on both sides, bad pointers and bad fds,
- * and pipes used from every CPU at once.
+ * named pipes (FIFOs: how their ends meet at open), and pipes used from every
+ * CPU at once.
  *
  * Built twice: for smpix (tools/testcases/45_pipes.py boots it as init) and
  * with the host's `gcc -m32 -static -DLINUX_HOST` to run on Linux, which must
@@ -531,6 +532,123 @@ static void t_epipe_when_ignored(void)
 	CHECK(WEXITSTATUS(status) == 0);
 }
 
+/* ---- named pipes (FIFOs) ------------------------------------------------------------------- */
+
+static char fifo[64];
+
+/* A fresh FIFO in /tmp, named after this process so that host runs never collide. */
+static int make_fifo(void)
+{
+	int pid = (int)SYS0(__NR_getpid), n = 0;
+	char digits[12];
+
+	SYS2(__NR_mkdir, "/tmp", 01777);        /* smpix's initrd may not have it: EEXIST is fine */
+	do
+		digits[n++] = (char)('0' + pid % 10);
+	while ((pid /= 10) > 0);
+	memcpy(fifo, "/tmp/pipetest-fifo.", 20);
+	for (int i = 19; n > 0; i++)
+		fifo[i] = digits[--n], fifo[i + 1] = 0;
+	SYS1(__NR_unlink, fifo);
+	return (int)SYS3(__NR_mknod, fifo, S_IFIFO | 0600, 0);
+}
+
+static int open_fifo(int flags) { return (int)SYS2(__NR_open, fifo, flags); }
+
+/* Opening without waiting, reading and writing through the name, EOF, and a last close that empties it. */
+static void t_fifo_basics(void)
+{
+	struct stat64 st;
+	int r, w, rw;
+	char got[4];
+
+	CHECK(make_fifo() == 0);
+	CHECK(SYS2(__NR_stat64, fifo, &st) == 0 && S_ISFIFO(st.st_mode));
+	CHECK(open_fifo(O_WRONLY | O_NONBLOCK) == -ENXIO);     /* nobody reads */
+	CHECK((r = open_fifo(O_RDONLY | O_NONBLOCK)) >= 0);     /* a reader never has to wait */
+	CHECK(gt_read(r, got, sizeof(got)) == 0);               /* no writer: end of file */
+	CHECK((w = open_fifo(O_WRONLY | O_NONBLOCK)) >= 0);     /* now there is a reader */
+	CHECK(gt_read(r, got, sizeof(got)) == -EAGAIN);         /* a writer, nothing written */
+	CHECK(gt_write(w, "abc", 3) == 3);
+	CHECK(fionread(r) == 3);
+	CHECK(gt_read(r, got, sizeof(got)) == 3 && memcmp(got, "abc", 3) == 0);
+	CHECK(SYS3(__NR_lseek, r, 0, 0) == -ESPIPE);
+	CHECK(SYS2(__NR_fstat64, w, &st) == 0 && S_ISFIFO(st.st_mode));
+	gt_close(w);
+	CHECK(gt_read(r, got, sizeof(got)) == 0);               /* the writer went */
+	gt_close(r);
+	/* O_RDWR is both ends (Linux): it never waits and reads what it wrote. */
+	CHECK((rw = open_fifo(O_RDWR)) >= 0);
+	CHECK(gt_write(rw, "xy", 2) == 2);
+	CHECK(gt_read(rw, got, sizeof(got)) == 2 && memcmp(got, "xy", 2) == 0);
+	CHECK(gt_write(rw, "left", 4) == 4);
+	gt_close(rw);
+	/* The last close took the pipe down with what was left in it. */
+	CHECK((rw = open_fifo(O_RDWR | O_NONBLOCK)) >= 0);
+	CHECK(gt_read(rw, got, sizeof(got)) == -EAGAIN);
+	gt_close(rw);
+	CHECK(SYS1(__NR_unlink, fifo) == 0);
+}
+
+/* A blocking open waits for the other end, in both directions. */
+static void t_fifo_open_waits_for_partner(void)
+{
+	int pid, fd, status;
+	int64_t start;
+	char got[4];
+
+	CHECK(make_fifo() == 0);
+	pid = gt_fork();
+	if (pid == 0) {
+		gt_msleep(150);
+		fd = open_fifo(O_WRONLY);
+		gt_exit(fd >= 0 && gt_write(fd, "hi", 2) == 2 ? 0 : 1);
+	}
+	CHECK(pid > 0);
+	start = gt_now_ms();
+	CHECK((fd = open_fifo(O_RDONLY)) >= 0);                /* waits for the writer */
+	CHECK(gt_now_ms() - start >= 100);
+	CHECK(gt_read(fd, got, sizeof(got)) == 2 && memcmp(got, "hi", 2) == 0);
+	CHECK(gt_read(fd, got, sizeof(got)) == 0);              /* it exited: end of file */
+	status = gt_wait(pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	gt_close(fd);
+	/* And a writer waits for a reader. */
+	pid = gt_fork();
+	if (pid == 0) {
+		fd = open_fifo(O_WRONLY);
+		gt_exit(fd >= 0 && gt_write(fd, "w", 1) == 1 ? 0 : 1);
+	}
+	CHECK(pid > 0);
+	gt_msleep(100);
+	CHECK(SYS3(__NR_wait4, pid, &status, WNOHANG) == 0);    /* still waiting in open */
+	CHECK((fd = open_fifo(O_RDONLY)) >= 0);
+	CHECK(gt_read(fd, got, 1) == 1 && got[0] == 'w');
+	status = gt_wait(pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	gt_close(fd);
+	CHECK(SYS1(__NR_unlink, fifo) == 0);
+}
+
+/* A reader killed while it waits in open() leaves no reader behind. */
+static void t_fifo_waiting_open_killed(void)
+{
+	int pid, status;
+
+	CHECK(make_fifo() == 0);
+	pid = gt_fork();
+	if (pid == 0)
+		gt_exit(open_fifo(O_RDONLY) >= 0 ? 3 : 4);      /* never returns: no writer comes */
+	CHECK(pid > 0);
+	gt_msleep(100);
+	CHECK(SYS3(__NR_wait4, pid, &status, WNOHANG) == 0);
+	CHECK(SYS2(__NR_kill, pid, SIGKILL) == 0);
+	status = gt_wait(pid);
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	CHECK(open_fifo(O_WRONLY | O_NONBLOCK) == -ENXIO);     /* its reader count went with it */
+	CHECK(SYS1(__NR_unlink, fifo) == 0);
+}
+
 /* ---- every CPU at once --------------------------------------------------------------------- */
 
 #define WRITERS 4
@@ -785,6 +903,9 @@ int main(int argc, char **argv)
 	gt_run("sigpipe_kills_writer", t_sigpipe_kills_writer);
 	gt_run("sigpipe_wakes_blocked_writer", t_sigpipe_wakes_blocked_writer);
 	gt_run("epipe_when_ignored", t_epipe_when_ignored);
+	gt_run("fifo_basics", t_fifo_basics);
+	gt_run("fifo_open_waits_for_partner", t_fifo_open_waits_for_partner);
+	gt_run("fifo_waiting_open_killed", t_fifo_waiting_open_killed);
 	gt_run("atomic_writes_from_all_cpus", t_atomic_writes_from_all_cpus);
 	gt_run("ping_pong_pairs", t_ping_pong_pairs);
 	gt_run("churn_from_all_cpus", t_churn_from_all_cpus);

@@ -725,7 +725,8 @@ static void read_everything(void)
 					     "/proc/interrupts", "/proc/mounts", "/proc/bkl",
 					     "/proc/syscalls", "/proc/self/stat", "/proc/self/status",
 					     "/proc/self/cmdline", "/proc/sys/kernel/ioctl_mode",
-					     "/proc/sys/kernel/bkl_spin_report_ms" };
+					     "/proc/sys/kernel/bkl_spin_report_ms",
+					     "/proc/sys/kernel/bkl_timing" };
 	char link[64];
 
 	for (unsigned i = 0; i < sizeof(files) / sizeof(files[0]); i++)

@@ -11,6 +11,8 @@ int stat(const char *path, struct stat64 *st);
 int lstat(const char *path, struct stat64 *st);
 int fstat(int fd, struct stat64 *st);
 int mkdir(const char *path, mode_t mode);
+int mknod(const char *path, mode_t mode, dev_t dev);
+int mkfifo(const char *path, mode_t mode);
 int chmod(const char *path, mode_t mode);
 mode_t umask(mode_t mask);
 

@@ -5,5 +5,6 @@
 #include <unistd.h>
 
 typedef unsigned int mode_t;
+typedef unsigned int dev_t;            /* as mknod(2) takes it: SMPIX_MKDEV(major, minor), Linux's encoding */
 
 #endif

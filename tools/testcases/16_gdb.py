@@ -1,0 +1,264 @@
+"""gdb extensions (tools/gdb/): the `smpix` commands against a halted QEMU at -smp 4.
+
+Each check runs gdb in batch mode with the repo's .gdbinit, stops the kernel at a
+known moment, runs the commands, and compares what they print with the truth from
+elsewhere: gdb's own evaluation of the same variables (printf), `info threads`, and
+the kernel's boot log on the serial console. QEMU always dies at the end (hard
+timeouts in 15_tools.run_cmd and harness.Qemu).
+"""
+import importlib
+import re
+import shutil
+
+tools = importlib.import_module("15_tools")    # gdb_mirror, qemu_halted_with_stub, run_cmd, ...
+
+CPUS = 4
+
+
+def gdb_session(h, logname, cmds, append="", timeout=40):
+    """gdb -batch with .gdbinit against QEMU -smp 4 -S: (gdb's rc, gdb's output, the console)."""
+    port = tools.free_port()
+    d = tools.gdb_mirror(target_port=port)
+    q = tools.qemu_halted_with_stub(h, "gdb-" + logname, CPUS, port, append=append)
+    try:
+        argv = ["gdb", "-q", "-nx", "-batch", "-x", ".gdbinit"]
+        for c in cmds:
+            argv += ["-ex", c]
+        rc, out = tools.run_cmd(argv, cwd=d, timeout=timeout)
+    finally:
+        q.kill()
+        shutil.rmtree(d, ignore_errors=True)
+    tools.log(h, "gdb-" + logname, out)
+    return rc, out, q.output
+
+
+def truth(out, key):
+    """The `truth KEY ...` lines that gdb's own printf wrote: {first field: rest}."""
+    return {m.group(1): m.group(2).split() for m in
+            re.finditer(r"^truth %s (\S+) (.*)$" % re.escape(key), out, re.M)}
+
+
+def section(out, command):
+    """What one command printed: from its echoed marker to the next marker."""
+    m = re.search(r"^==== %s\n(.*?)(?=^==== |\Z)" % re.escape(command), out, re.M | re.S)
+    return m.group(1) if m else ""
+
+
+def marked(cmds):
+    """Echo a marker before each command, so each one's output can be checked alone."""
+    out = []
+    for c in cmds:
+        out += [f"echo ==== {c}\\n", c]
+    return out
+
+
+def record(h, name, logname, rc, problems):
+    if rc is None:
+        problems.append("gdb timed out")
+    h.record(name, not problems, "; ".join(problems) +
+             f" (logs: build/test-logs/tools-gdb-{logname}.log, console gdb-{logname}.log)")
+
+
+def check_commands_in_lock_kernel(h):
+    """Stop in lock_kernel_site() when init (pid 1) calls it, step out so init holds the BKL,
+    and run every command."""
+    names = {k: f"gdb[smpix {k} at -smp 4, init in lock_kernel]" for k in
+             ("threads", "bkl", "cpus", "ps", "syscalls", "$current")}
+    if not any(h.wanted(n) for n in names.values()):
+        return
+    if not shutil.which("gdb"):
+        for n in names.values():
+            h.skip(n, "gdb is not installed")
+        return
+    truth_cmds = [f'printf "truth cpu {i} %d %d %d\\n", cpus[{i}].apic_id, cpus[{i}].curr->pid, '
+                  f'cpus[{i}].curr->lock_depth' for i in range(CPUS)]
+    truth_cmds += ['printf "truth bkl holder %d %d\\n", (\'bkl.c\'::kernel_flag).holder->pid, '
+                   '(\'bkl.c\'::kernel_flag).holder_cpu']
+    truth_cmds += [f'printf "truth calls {n} %d\\n", \'syscall.c\'::calls[{nr}].value'
+                   for n, nr in (("getpid", 20), ("ioctl", 54))]
+    cmds = ["break lock_kernel_site if $current()->pid == 1", "continue", "finish"] + truth_cmds + \
+        marked(["info threads", "smpix bkl", "smpix cpus", "smpix ps", "smpix syscalls getpid ioctl reboot",
+                "print $current()->pid", "print $cpu()"]) + ["kill"]
+    rc, out, console = gdb_session(h, "lock-kernel", cmds)
+    stopped = re.search(r"^Thread (\d+) hit Breakpoint 1, lock_kernel_site", out, re.M)
+    cpu_truth = truth(out, "cpu")
+    holder = truth(out, "bkl").get("holder", ["?", "?"])
+    base = [] if stopped and len(cpu_truth) == CPUS else \
+        ["gdb did not stop in lock_kernel_site for pid 1 (or printf failed)"]
+    bkl_cpu = holder[1]
+
+    # info threads: one gdb thread per vCPU
+    threads = re.findall(r"Thread 1\.\d+ \(CPU#(\d+)", section(out, "info threads"))
+    p = list(base)
+    if sorted(threads) != [str(i) for i in range(CPUS)]:
+        p.append(f"info threads should list CPU#0..{CPUS - 1}, saw {threads}")
+    record(h, names["threads"], "lock-kernel", rc, p)
+
+    # smpix bkl: the owner is init, on the CPU kernel_flag names, depth 0 (one lock_kernel())
+    p = list(base)
+    s = section(out, "smpix bkl")
+    if holder[0] != "1":
+        p.append(f"gdb itself says the BKL holder is pid {holder[0]}, not init: the stop went wrong")
+    if not re.search(r"^BKL held by pid 1 \(init\) on CPU %s, lock_depth 0, \d+ waiting, "
+                     r"taken at fs/\S+:\d+ \w+" % re.escape(bkl_cpu), s, re.M):
+        p.append(f"smpix bkl does not name pid 1 (init) on CPU {bkl_cpu} at depth 0 with its site")
+    if not re.search(r"^  kernel/main\.c:\d+ boot_thread: 1 acquired", s, re.M):
+        p.append("smpix bkl does not list boot_thread's site (kernel/main.c) as acquired once")
+    record(h, names["bkl"], "lock-kernel", rc, p)
+
+    # smpix cpus: 4 rows whose APIC id, task and depth match gdb's printf and the boot log
+    p = list(base)
+    s = section(out, "smpix cpus")
+    rows = {m.group(1): m.groups() for m in re.finditer(
+        r"^[* ]\s*(\d+)\s+(\d+)\s+(\S+)\s+pid (\d+) \((\S+)\)\s+(-?\d+)\s+(.*)$", s, re.M)}
+    logged = dict(re.findall(r"^smp: CPU (\d+) \(APIC id (\d+)\) online", console, re.M))
+    if not re.search(r"^%d CPUs, %d online" % (CPUS, CPUS), s, re.M):
+        p.append(f"no '{CPUS} CPUs, {CPUS} online' line")
+    if sorted(rows) != [str(i) for i in range(CPUS)]:
+        p.append(f"rows for CPUs {sorted(rows)}, expected 0..{CPUS - 1}")
+    for i, (apic, pid, depth) in cpu_truth.items():
+        r = rows.get(i)
+        if not r:
+            continue
+        if r[1] != apic or r[3] != pid or r[5] != depth:
+            p.append(f"CPU {i}: apic/pid/depth {r[1]}/{r[3]}/{r[5]}, gdb's printf says {apic}/{pid}/{depth}")
+        if i != "0" and logged.get(i) not in (None, apic):
+            p.append(f"CPU {i}: APIC id {apic}, the boot log says {logged.get(i)}")
+    if len(logged) != CPUS - 1:
+        p.append(f"the boot log shows {len(logged)} APs online, expected {CPUS - 1}")
+    r = rows.get(bkl_cpu)
+    if not r or r[2] != "busy" or r[4] != "init" or r[5] != "0":
+        p.append(f"CPU {bkl_cpu}'s row should show init busy at lock_depth 0: {r}")
+    for i, r in rows.items():
+        if i != bkl_cpu and r[4].startswith("idle/") and r[2] != "idle":
+            p.append(f"CPU {i} runs its idle task but is not shown idle")
+    record(h, names["cpus"], "lock-kernel", rc, p)
+
+    # smpix ps: init is pid 1, RUNNING on the BKL's CPU, at depth 0; every CPU's idle task is listed
+    p = list(base)
+    s = section(out, "smpix ps")
+    if not re.search(r"^\s+1 RUNNING\s+running on %s\s+0\s+init$" % re.escape(bkl_cpu), s, re.M):
+        p.append(f"smpix ps has no row '1 RUNNING running on {bkl_cpu} 0 init'")
+    for i in range(CPUS):
+        if not re.search(r"^\s+0 RUNNING\s+\S+ on %d\s+-1\s+idle/%d$" % (i, i), s, re.M):
+            p.append(f"no row for idle/{i}")
+    record(h, names["ps"], "lock-kernel", rc, p)
+
+    # smpix syscalls: flags from the table, counts equal to calls[] as gdb reads it
+    p = list(base)
+    s = section(out, "smpix syscalls getpid ioctl reboot")
+    calls = truth(out, "calls")
+    for name, nr, flags in (("getpid", 20, "-"), ("ioctl", 54, "-"), ("reboot", 88, "BKL")):
+        m = re.search(r"^\s*%d %s\s+\d+ (\S+)\s+sys_%s\s+(\d+)$" % (nr, name, name), s, re.M)
+        if not m:
+            p.append(f"no row for {name} ({nr}) with handler sys_{name}")
+            continue
+        if m.group(1) != flags:
+            p.append(f"{name}: flags {m.group(1)}, expected {flags}")
+        if name in calls and m.group(2) != calls[name][0]:
+            p.append(f"{name}: {m.group(2)} calls, gdb's printf says {calls[name][0]}")
+    if calls.get("ioctl", ["0"])[0] == "0":
+        p.append("init is inside ioctl(), yet calls[54] is 0")
+    if not re.search(r"^3 of \d+ table entries shown", s, re.M):
+        p.append("no '3 of N table entries shown' line")
+    record(h, names["syscalls"], "lock-kernel", rc, p)
+
+    # $current() and $cpu(): the task and CPU of the thread gdb stopped in
+    p = list(base)
+    if not re.search(r"^\$\d+ = 1$", section(out, "print $current()->pid"), re.M):
+        p.append("print $current()->pid is not 1")
+    if not re.search(r"^\$\d+ = %s$" % re.escape(bkl_cpu), section(out, "print $cpu()"), re.M):
+        p.append(f"print $cpu() is not {bkl_cpu}, the CPU that stopped")
+    if stopped and str(int(stopped.group(1)) - 1) != bkl_cpu:
+        p.append(f"gdb thread {stopped.group(1)} stopped, but the BKL is on CPU {bkl_cpu}")
+    record(h, names["$current"], "lock-kernel", rc, p)
+
+
+def check_spinlock_hang(h):
+    """A CPU stuck on a spinlock (ktest spinlock_lockup_report): smpix cpus says who holds it."""
+    name = "gdb[smpix cpus: a CPU spinning on a lock, and its holder]"
+    if not h.wanted(name):
+        return
+    if not shutil.which("gdb"):
+        return h.skip(name, "gdb is not installed")
+    rc, out, _ = gdb_session(h, "spin-hang", ["break report_lockup", "continue"] + marked(["smpix cpus"]) +
+                             ['printf "truth lock holder %d\\n", lockup_lock.holder_cpu', "kill"],
+                             append="test=spinlock_lockup_report")
+    s = section(out, "smpix cpus")
+    holder = truth(out, "lock").get("holder", ["?"])[0]
+    p = []
+    if not re.search(r"^Thread 2 hit Breakpoint 1, report_lockup", out, re.M):
+        p.append("CPU 1 (gdb thread 2) did not stop in report_lockup")
+    m = re.search(r"^CPU 1 spins for spinlock lockup-test \(held by CPU (\d+), taken at "
+                  r"kernel/tests/smp_test\.c:\d+\)$", s, re.M)
+    if not m:
+        p.append("no line 'CPU 1 spins for spinlock lockup-test (held by CPU n, taken at ...)'")
+    elif m.group(1) != holder:
+        p.append(f"smpix says CPU {m.group(1)} holds it, gdb's printf says CPU {holder}")
+    if not re.search(r"^[* ]\s*%s\s+\d+\s+\S+\s+pid \d+ \(boot\).*lockup-test@kernel/tests/smp_test\.c:\d+"
+                     % re.escape(holder), s, re.M):
+        p.append(f"CPU {holder}'s row does not list lockup-test among its spinlocks held")
+    if re.search(r"^CPU (?!1 )\d+ spins", s, re.M):
+        p.append("a CPU other than CPU 1 is said to spin")
+    record(h, name, "spin-hang", rc, p)
+
+
+def check_bkl_waiters(h):
+    """Four CPUs hammer the BKL (ktest bkl_contention_from_all_cpus_is_exact): smpix bkl lists
+    the CPUs spinning for it, never its holder's, one for each ticket waiting."""
+    name = "gdb[smpix bkl: the CPUs spinning for the BKL]"
+    if not h.wanted(name):
+        return
+    if not shutil.which("gdb"):
+        return h.skip(name, "gdb is not installed")
+    # 50 hits in: every worker has started, and the ticket lock serves them in turn.
+    rc, out, _ = gdb_session(h, "bkl-waiters", ["break bkl_contention_worker", "continue", "delete",
+                                                "break kernel/tests/bkl_test.c:110", "ignore 2 50",
+                                                "continue"] + marked(["smpix bkl 2"]) + ["kill"],
+                             append="test=bkl_contention_from_all_cpus_is_exact")
+    s = section(out, "smpix bkl 2")
+    p = []
+    m = re.search(r"^BKL held by pid \d+ \(bkl-hammer\) on CPU (\d+), lock_depth 0, (\d+) waiting", s, re.M)
+    w = re.search(r"^  spinning for it: (.*)$", s, re.M)
+    if not m:
+        p.append("smpix bkl does not name a bkl-hammer as the holder")
+    elif not w:
+        p.append(f"{m.group(2)} tickets waiting, but no CPU is listed as spinning")
+    else:
+        listed = re.findall(r"CPU (\d+)", w.group(1))
+        if m.group(1) in listed:
+            p.append(f"the holder's CPU {m.group(1)} is listed as spinning")
+        # Every waiting ticket belongs to a CPU inside bkl_raw_acquire(), maybe interrupted there
+        # (then only the CFI of trap_common lets the stack walk see it).
+        if len(listed) != int(m.group(2)):
+            p.append(f"{len(listed)} CPUs listed for {m.group(2)} tickets waiting")
+    if not re.search(r"kernel/tests/bkl_test\.c:\d+ bkl_contention_worker: \d+ acquired, [1-9]\d* contended", s):
+        p.append("the hammer's site is not listed with contended acquisitions")
+    record(h, name, "bkl-waiters", rc, p)
+
+
+def check_bt_through_trap(h):
+    """bt from panic_trap() goes through trap_common (its .cfi lines) to the faulting function."""
+    name = "gdb[bt through a trap: from panic_trap to the faulting function]"
+    if not h.wanted(name):
+        return
+    if not shutil.which("gdb"):
+        return h.skip(name, "gdb is not installed")
+    rc, out, _ = gdb_session(h, "bt-trap", ["break panic_trap", "continue"] + marked(["bt"]) + ["kill"],
+                             append="test=panic_fault")
+    s = section(out, "bt")
+    p = []
+    if not re.search(r"^#\d+\s+(0x[0-9a-f]+ in )?trap_dispatch .*\n#\d+\s+<signal handler called>\n"
+                     r"#\d+\s+panic_fault_helper \(p=p@entry=0xdeadbeef\) at kernel/tests/panic_test\.c:\d+\n"
+                     r"#\d+\s+0x[0-9a-f]+ in ktest_fn_panic_fault \(\) at kernel/tests/panic_test\.c:\d+\n"
+                     r"#\d+\s+0x[0-9a-f]+ in ktest_run ", s, re.M):
+        p.append("bt does not go trap_dispatch, <signal handler called> (trap_common), panic_fault_helper, "
+                 "ktest_fn_panic_fault, ktest_run")
+    record(h, name, "bt-trap", rc, p)
+
+
+def run(h):
+    check_commands_in_lock_kernel(h)
+    check_spinlock_hang(h)
+    check_bkl_waiters(h)
+    check_bt_through_trap(h)
