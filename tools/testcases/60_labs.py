@@ -51,11 +51,54 @@ def check_pages(h):
     h.record(name, not problems, "; ".join(problems))
 
 
+def check_regions(h):
+    """tools/handout.py refuses broken markers, and a stub replaces exactly its region."""
+    name = "labs[handout.py: stubs replace regions; broken markers are refused]"
+    if not h.wanted(name):
+        return
+    sys.path.insert(0, os.path.join(h.ROOT, "tools"))
+    import handout
+    good = ("a\n\t/* LAB7: BEGIN */\n\tsecret();\n\t/* LAB7: STUB */\n#if 0\n\tstub(); /* TODO(lab7) */\n"
+            "#endif\n\t/* LAB7: END */\nb\n\t/* LAB8: BEGIN */\n\tother();\n\t/* LAB8: END */\n")
+    problems = []
+    text, n = handout.strip(good, 7, "good.c")
+    if n != 1 or text != "a\n\tstub(); /* TODO(lab7) */\nb\n\t/* LAB8: BEGIN */\n\tother();\n\t/* LAB8: END */\n":
+        problems.append(f"lab 7 of good.c came out as {text!r}")
+    text, n = handout.strip(good, 8, "good.c")
+    if n != 1 or "other()" in text or "/* TODO(lab8): see docs/labs/" not in text or "secret();" not in text:
+        problems.append(f"lab 8 of good.c came out as {text!r}")
+    for bad in ("/* LAB1: BEGIN */\nx\n", "/* LAB1: END */\n", "/* LAB1: BEGIN */\n/* LAB2: BEGIN */\n",
+                "/* LAB1: BEGIN */\n/* LAB2: END */\n", "/* LAB1: BEGIN */\n/* LAB1: STUB */\n/* LAB1: STUB */\n"):
+        try:
+            handout.strip(bad, 1, "bad.c")
+            problems.append(f"accepted {bad!r}")
+        except handout.RegionError:
+            pass
+    h.record(name, not problems, "; ".join(problems))
+
+
+def handout_is_clean(out_dir, lab):
+    """What a student must not find in the handout: lab's markers or its solution's objects."""
+    problems = []
+    for d, dirs, files in os.walk(out_dir):
+        dirs[:] = [x for x in dirs if x != "build"]
+        for f in files:
+            if f.endswith((".c", ".h", ".S")):
+                text = open(os.path.join(d, f), encoding="utf-8").read()
+                if f"LAB{lab}: " in text:
+                    problems.append(f"{os.path.relpath(os.path.join(d, f), out_dir)} still has LAB{lab} markers")
+    if os.path.exists(os.path.join(out_dir, ".git")):
+        problems.append("the handout has a .git")
+    return problems
+
+
 def run(h):
     check_pages(h)
+    check_regions(h)
     for lab in LABS:
         prefix = f"labs[lab{lab}]"
-        names = [f"{prefix} handout builds with -Werror", f"{prefix} the handout's grader fails",
+        names = [f"{prefix} handout has no LAB{lab} marker left and builds with -Werror",
+                 f"{prefix} the handout's grader fails",
                  f"{prefix} the full tree gets full marks"]
         if not any(h.wanted(n) for n in names):
             continue
@@ -66,6 +109,9 @@ def run(h):
             ["make", "-C", out_dir, "all"], capture_output=True, text=True, timeout=600)
         ok = made.returncode == 0 and built.returncode == 0
         detail = made.stderr.strip() if made.returncode else (built.stdout + built.stderr)[-600:] if built else ""
+        if ok:
+            unclean = handout_is_clean(out_dir, lab)
+            ok, detail = not unclean, "; ".join(unclean)
         h.record(names[0], ok, detail)
         if ok:
             rc, m, out = grade(h, out_dir, lab)
