@@ -45,7 +45,7 @@ struct record {
 	char text[JOURNAL_RECORD_MAX];
 };
 
-/* The journal. LAB6: find out what protects it, and give it a lock of its own. */
+/* The journal. Lab 6: find out what protects it, and give it a lock of its own. */
 static struct {
 	uint32_t next;                          /* the next sequence number to give out */
 	uint64_t seqsum;                        /* the sum of those given out */

@@ -85,7 +85,7 @@ def handout_is_clean(out_dir, lab):
         for f in files:
             if f.endswith((".c", ".h", ".S")):
                 text = open(os.path.join(d, f), encoding="utf-8").read()
-                if f"LAB{lab}: " in text:
+                if re.search(rf"LAB{lab}: (BEGIN|STUB|END)", text):
                     problems.append(f"{os.path.relpath(os.path.join(d, f), out_dir)} still has LAB{lab} markers")
     if os.path.exists(os.path.join(out_dir, ".git")):
         problems.append("the handout has a .git")
