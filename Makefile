@@ -254,6 +254,24 @@ bench: all
 	@tools/need.sh $(QEMU) $(PYTHON) gnuplot
 	BENCH_CPUS="$(BENCH_CPUS)" ACCEL=$(ACCEL) MEM=$(MEM) $(PYTHON) tools/bench.py $(if $(BENCH_DOCS),--update-docs)
 
+# ---- the teaching labs (docs/labs/) ----------------------------------------------
+# make handout LAB=n: the student tree of lab n, with that lab's solution regions
+# (/* LABn: BEGIN */ ... /* LABn: END */) replaced by stubs, in build/handout-labN/
+# and build/handout-labN.tar.gz. make grade LAB=n: that lab's checks, in QEMU, on
+# this tree (run it in the student's tree to grade the student's work).
+LAB ?=
+handout:
+	@test -n "$(LAB)" || { echo "usage: make handout LAB=n (n: 1-6, see docs/labs/)" >&2; false; }
+	@tools/need.sh $(PYTHON) tar
+	$(PYTHON) tools/handout.py $(LAB)
+	tar -C $(BUILD) -czf $(BUILD)/handout-lab$(LAB).tar.gz handout-lab$(LAB)
+	@echo "handout: $(BUILD)/handout-lab$(LAB).tar.gz is ready to give out"
+
+grade: all
+	@test -n "$(LAB)" || { echo "usage: make grade LAB=n (n: 1-6, see docs/labs/)" >&2; false; }
+	@tools/need.sh $(QEMU) $(PYTHON) $(if $(filter 1,$(LAB)),gdb)
+	$(PYTHON) tools/grade.py $(LAB)
+
 deps:
 	tools/deps.sh
 
@@ -272,10 +290,10 @@ clean:
 
 help:
 	@sed -n '/^## /s/^## //p' README.md | head -0
-	@echo "targets: all qemu qemu-gdb gdb iso qemu-iso test fuzz bench deps compile_commands.json clean"
-	@echo "variables: CPUS=$(CPUS) MEM=$(MEM) ACCEL=$(ACCEL) APPEND='$(APPEND)' GDBPORT=$(GDBPORT) SECONDS=$(SECONDS) SEED=$(SEED)"
+	@echo "targets: all qemu qemu-gdb gdb iso qemu-iso test fuzz bench handout grade deps compile_commands.json clean"
+	@echo "variables: CPUS=$(CPUS) MEM=$(MEM) ACCEL=$(ACCEL) APPEND='$(APPEND)' GDBPORT=$(GDBPORT) SECONDS=$(SECONDS) SEED=$(SEED) LAB=$(LAB)"
 
-.PHONY: all qemu qemu-gdb gdb iso qemu-iso test test-tools build-tools fuzz hosttest bench deps clean help \
+.PHONY: all qemu qemu-gdb gdb iso qemu-iso test test-tools build-tools fuzz hosttest bench handout grade deps clean help \
 	compile_commands.json
 .DELETE_ON_ERROR:
 

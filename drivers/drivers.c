@@ -8,9 +8,11 @@
 #include "drivers/bench.h"
 #include "drivers/console.h"
 #include "drivers/cpuid.h"
+#include "drivers/journal.h"
 #include "drivers/kcounts.h"
 #include "drivers/mem.h"
 #include "drivers/rtc.h"
+#include "drivers/tally.h"
 
 void drivers_init(void)
 {
@@ -21,4 +23,6 @@ void drivers_init(void)
 	bench_bkl_init();       /* /dev/bench_bkl: relies on the BKL */
 	bench_own_init();       /* /dev/bench_own: its own locking, FOP_UNLOCKED_IOCTL */
 	kcounts_init();         /* /dev/kcounts: object counts for leak checks */
+	tally_init();           /* /dev/tally: lab 5's driver (docs/labs/) */
+	journal_init();         /* /dev/journal: lab 6's driver (docs/labs/) */
 }

@@ -1,0 +1,126 @@
+"""The teaching labs (docs/labs/): each grader means something.
+
+For every lab: its handout (tools/handout.py, the solution regions replaced by
+stubs) builds with -Werror and its grader FAILS there; the same grader gives
+the full tree full marks. The handouts are seeded with this tree's objects
+(--seed-build), so each build recompiles only the files with stubbed regions.
+"""
+import os
+import re
+import subprocess
+import sys
+
+LABS = range(1, 7)
+
+
+def grade(h, tree, lab, timeout=300):
+    """Run tree's own grader for lab; (exit status, score line, output)."""
+    try:
+        p = subprocess.run([sys.executable, os.path.join(tree, "tools", "grade.py"), str(lab)],
+                           capture_output=True, text=True, timeout=timeout, cwd=tree)
+        out = p.stdout + p.stderr
+        rc = p.returncode
+    except subprocess.TimeoutExpired:
+        out, rc = f"the grader took more than {timeout} s", -1
+    m = re.search(rf"^lab {lab}: score (\d+)/(\d+)$", out, re.M)
+    return rc, m, out
+
+
+def failures(out):
+    return " | ".join(l.strip() for l in out.splitlines() if l.startswith("FAIL"))[:400]
+
+
+def check_pages(h):
+    name = "labs[every lab has regions, a page, and a grader]"
+    if not h.wanted(name):
+        return
+    problems = []
+    listing = subprocess.run([sys.executable, os.path.join(h.ROOT, "tools", "handout.py"), "--list"],
+                             capture_output=True, text=True, timeout=60)
+    if listing.returncode != 0:
+        problems.append("handout.py --list: " + listing.stderr.strip())
+    pages = os.listdir(os.path.join(h.ROOT, "docs", "labs"))
+    for lab in LABS:
+        if not re.search(rf"^lab {lab}: \S", listing.stdout, re.M):
+            problems.append(f"lab {lab} has no LAB{lab} region")
+        page = [p for p in pages if p.startswith(f"lab{lab}-") and p.endswith(".md")]
+        if not page:
+            problems.append(f"no docs/labs/lab{lab}-*.md")
+        elif f"make grade LAB={lab}" not in open(os.path.join(h.ROOT, "docs", "labs", page[0])).read():
+            problems.append(f"{page[0]} does not say how to grade it")
+    h.record(name, not problems, "; ".join(problems))
+
+
+def check_regions(h):
+    """tools/handout.py refuses broken markers, and a stub replaces exactly its region."""
+    name = "labs[handout.py: stubs replace regions; broken markers are refused]"
+    if not h.wanted(name):
+        return
+    sys.path.insert(0, os.path.join(h.ROOT, "tools"))
+    import handout
+    good = ("a\n\t/* LAB7: BEGIN */\n\tsecret();\n\t/* LAB7: STUB */\n#if 0\n\tstub(); /* TODO(lab7) */\n"
+            "#endif\n\t/* LAB7: END */\nb\n\t/* LAB8: BEGIN */\n\tother();\n\t/* LAB8: END */\n")
+    problems = []
+    text, n = handout.strip(good, 7, "good.c")
+    if n != 1 or text != "a\n\tstub(); /* TODO(lab7) */\nb\n\t/* LAB8: BEGIN */\n\tother();\n\t/* LAB8: END */\n":
+        problems.append(f"lab 7 of good.c came out as {text!r}")
+    text, n = handout.strip(good, 8, "good.c")
+    if n != 1 or "other()" in text or "/* TODO(lab8): see docs/labs/" not in text or "secret();" not in text:
+        problems.append(f"lab 8 of good.c came out as {text!r}")
+    for bad in ("/* LAB1: BEGIN */\nx\n", "/* LAB1: END */\n", "/* LAB1: BEGIN */\n/* LAB2: BEGIN */\n",
+                "/* LAB1: BEGIN */\n/* LAB2: END */\n", "/* LAB1: BEGIN */\n/* LAB1: STUB */\n/* LAB1: STUB */\n"):
+        try:
+            handout.strip(bad, 1, "bad.c")
+            problems.append(f"accepted {bad!r}")
+        except handout.RegionError:
+            pass
+    h.record(name, not problems, "; ".join(problems))
+
+
+def handout_is_clean(out_dir, lab):
+    """What a student must not find in the handout: lab's markers or its solution's objects."""
+    problems = []
+    for d, dirs, files in os.walk(out_dir):
+        dirs[:] = [x for x in dirs if x != "build"]
+        for f in files:
+            if f.endswith((".c", ".h", ".S")):
+                text = open(os.path.join(d, f), encoding="utf-8").read()
+                if re.search(rf"LAB{lab}: (BEGIN|STUB|END)", text):
+                    problems.append(f"{os.path.relpath(os.path.join(d, f), out_dir)} still has LAB{lab} markers")
+    if os.path.exists(os.path.join(out_dir, ".git")):
+        problems.append("the handout has a .git")
+    return problems
+
+
+def run(h):
+    check_pages(h)
+    check_regions(h)
+    for lab in LABS:
+        prefix = f"labs[lab{lab}]"
+        names = [f"{prefix} handout has no LAB{lab} marker left and builds with -Werror",
+                 f"{prefix} the handout's grader fails",
+                 f"{prefix} the full tree gets full marks"]
+        if not any(h.wanted(n) for n in names):
+            continue
+        out_dir = os.path.join(h.BUILD, f"handout-lab{lab}")
+        made = subprocess.run([sys.executable, os.path.join(h.ROOT, "tools", "handout.py"), str(lab),
+                               "--seed-build"], capture_output=True, text=True, timeout=120)
+        built = made.returncode == 0 and subprocess.run(
+            ["make", "-C", out_dir, "all"], capture_output=True, text=True, timeout=600)
+        ok = made.returncode == 0 and built.returncode == 0
+        detail = made.stderr.strip() if made.returncode else (built.stdout + built.stderr)[-600:] if built else ""
+        if ok:
+            unclean = handout_is_clean(out_dir, lab)
+            ok, detail = not unclean, "; ".join(unclean)
+        h.record(names[0], ok, detail)
+        if ok:
+            rc, m, out = grade(h, out_dir, lab)
+            failed = rc == 1 and m is not None and int(m.group(1)) < int(m.group(2))
+            h.record(names[1], failed,
+                     f"exit {rc}, {m.group(0) if m else 'no score line'}: the stubs pass the grader"
+                     if not failed else "")
+            if not failed:
+                print(out[-1500:])
+        rc, m, out = grade(h, h.ROOT, lab)
+        full = rc == 0 and m is not None and m.group(1) == m.group(2)
+        h.record(names[2], full, f"exit {rc}, {m.group(0) if m else 'no score line'}: {failures(out)}")
