@@ -23,7 +23,7 @@
 #endif
 #define WORKERS_MAX 16
 #define TALLY_UPDATES 100       /* per worker */
-#define TALLY_SPINS 3000        /* a window between read and write-back */
+#define TALLY_SPINS 100000      /* a window between read and write-back (about 0.6 ms) */
 #define JOURNAL_RECORDS 300     /* per worker */
 
 static char text[8192];
