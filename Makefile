@@ -157,16 +157,21 @@ endif
 QEMUOPTS = -machine pc $(QEMU_ACCEL) -smp $(CPUS) -m $(MEM) -nographic -no-reboot \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04
 
+# SeaBIOS turns the terminal's line wrap off (ESC [?7l) and nothing turns it back on when
+# QEMU ends: WRAP_ON does, whatever QEMU's exit status (which it keeps), on a terminal only.
+WRAP_ON = status=$$?; if [ -t 1 ]; then printf '\033[?7h'; fi; exit $$status
+
 qemu: all
 	@tools/need.sh $(QEMU)
-	$(QEMU) $(QEMUOPTS) -kernel $(BUILD)/kernel.elf -initrd $(BUILD)/initrd.cpio -append "$(APPEND)"
+	$(QEMU) $(QEMUOPTS) -kernel $(BUILD)/kernel.elf -initrd $(BUILD)/initrd.cpio -append "$(APPEND)"; \
+		$(WRAP_ON)
 
 qemu-gdb: all
 	@tools/need.sh $(QEMU) gdb
 	@echo "target remote localhost:$(GDBPORT)" > $(BUILD)/gdb-target.gdb
 	@echo "*** QEMU is halted, waiting for gdb on port $(GDBPORT): run 'make gdb' in another terminal"
 	$(QEMU) $(QEMUOPTS) -kernel $(BUILD)/kernel.elf -initrd $(BUILD)/initrd.cpio -append "$(APPEND)" \
-		-S -gdb tcp::$(GDBPORT)
+		-S -gdb tcp::$(GDBPORT); $(WRAP_ON)
 
 # gdb connects to the port that `make qemu-gdb` wrote in build/gdb-target.gdb; if that
 # file is missing (fresh tree, `make clean`) or GDBPORT is given explicitly, write it here.
@@ -190,7 +195,7 @@ iso: $(BUILD)/smpix.iso
 
 qemu-iso: $(BUILD)/smpix.iso
 	@tools/need.sh $(QEMU)
-	$(QEMU) $(QEMUOPTS) -cdrom $(BUILD)/smpix.iso -boot d
+	$(QEMU) $(QEMUOPTS) -cdrom $(BUILD)/smpix.iso -boot d; $(WRAP_ON)
 
 # ---- tests ----------------------------------------------------------------------
 

@@ -19,10 +19,13 @@ static void console_input(char c)
 	tty_receive_irq(&console_tty, c);
 }
 
-static void console_output(const char *s, size_t n)
-{
-	console_write_raw(s, n);
-}
+/* The console's output: the screen and COM1's transmit ring (drivers/serial_tx.c). */
+static const struct tty_device console_device = {
+	.write = console_write_raw,
+	.write_room = serial_tx_room,
+	.write_wait = serial_tx_wait_queue,
+	.wakeup_room = SERIAL_TX_WAKEUP,
+};
 
 /* /dev/console never becomes a controlling terminal by being opened, as in Linux. */
 static int console_open(struct inode *inode, struct file *f)
@@ -63,7 +66,7 @@ static void register_node(unsigned major, unsigned minor, const char *name,
 
 void console_driver_init(void)
 {
-	tty_init(&console_tty, "console", console_output);
+	tty_init(&console_tty, "console", &console_device);
 	serial_set_input_handler(console_input);
 	register_node(TTYAUX_MAJOR, CONSOLE_MINOR, "console", &console_fops);
 	register_node(TTYAUX_MAJOR, TTY_MINOR, "tty", &current_tty_fops);

@@ -1,28 +1,20 @@
-/* The 16550 UART on COM1: polled output, interrupt-driven input into a small ring. */
+/*
+ * The 16550 UART on COM1: set-up, polled output (for printk, panics and the
+ * early boot log) and interrupt-driven input into a small ring. Output by
+ * interrupt, for the console tty, is drivers/serial_tx.c.
+ */
 #include "drivers/serial.h"
 
+#include "drivers/uart.h"
 #include "kernel/atomic.h"
 #include "kernel/irq.h"
 #include "kernel/spinlock.h"
 #include "kernel/waitqueue.h"
 #include "kernel/x86/x86.h"
 
-#define COM1 0x3F8
-#define REG_DATA  0     /* receive / transmit buffer (DLAB=0) */
-#define REG_IER   1     /* interrupt enable */
-#define REG_FCR   2     /* FIFO control */
-#define REG_LCR   3     /* line control */
-#define REG_MCR   4     /* modem control */
-#define REG_LSR   5     /* line status */
-#define LSR_DATA_READY 0x01
-#define LSR_THR_EMPTY  0x20
-#define LCR_DLAB 0x80
-#define LCR_8N1  0x03
-#define MCR_DTR_RTS_OUT2 0x0B   /* OUT2 gates the UART's interrupt line on PCs */
-#define IER_RX 0x01
 #define RING_SIZE 256           /* a power of two: indices wrap with a mask */
 
-static bool serial_present;
+bool serial_present;
 static bool irq_enabled;        /* input arrives by interrupt, into the ring */
 
 /* Protects the input ring (head, tail, buf): filled by the interrupt, drained by readers on any CPU. */
@@ -112,8 +104,8 @@ static void ring_put(char c)
 	spin_unlock(&ring_lock);
 }
 
-/* IRQ4: drain the UART's FIFO, to the input handler if one is set, else into the ring. */
-static void serial_interrupt(int irq)
+/* Received bytes: drain the UART's FIFO, to the input handler if one is set, else into the ring. */
+static void receive_interrupt(void)
 {
 	void (*fn)(char) = READ_ONCE(input_handler);
 	bool queued = false;
@@ -131,6 +123,13 @@ static void serial_interrupt(int irq)
 		wake_up(&input_wait);
 }
 
+/* IRQ4: one line for both directions; look at each (the UART says which in IIR, but both are cheap). */
+static void serial_interrupt(int irq)
+{
+	receive_interrupt();
+	serial_tx_interrupt();
+}
+
 void serial_enable_irq(void)
 {
 	if (!serial_present)
@@ -140,4 +139,5 @@ void serial_enable_irq(void)
 		return;
 	irq_enabled = true;
 	outb(COM1 + REG_IER, IER_RX);
+	serial_tx_start_irq_mode();
 }

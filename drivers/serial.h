@@ -4,6 +4,8 @@
 
 #include "kernel/types.h"
 
+struct wait_queue;
+
 void serial_init(void);
 /* One byte out; '\n' goes out as "\r\n" (for printk). */
 void serial_putc(char c);
@@ -17,5 +19,38 @@ void serial_enable_irq(void);
 int serial_read_byte(void);
 /* Give every received byte to fn (in interrupt context) instead of the ring; NULL: back to the ring. */
 void serial_set_input_handler(void (*fn)(char c));
+
+/* Whether a UART answered at COM1 (set by serial_init). */
+extern bool serial_present;
+
+/* ---- output by interrupt (drivers/serial_tx.c) ---- */
+
+/* A writer waiting for room is woken when at least this much is free. */
+#define SERIAL_TX_WAKEUP 256
+/*
+ * Queue s for the transmit interrupt. Never sleeps: if the ring is full
+ * it sends bytes by hand to make room, so a caller that must not wait
+ * (an echo) still gets its bytes out in order. Before the interrupt is
+ * on (early boot) it writes by polling.
+ */
+void serial_tx_write(const char *s, size_t n);
+/* Bytes that fit in the transmit ring now. */
+uint32_t serial_tx_room(void);
+/* Where writers sleep until serial_tx_room() >= SERIAL_TX_WAKEUP. */
+struct wait_queue *serial_tx_wait_queue(void);
+/*
+ * Around a synchronous (polled) write, for printk: interrupts off, the
+ * ring drained first so the message keeps its place after earlier output.
+ */
+void serial_sync_begin(uint32_t *flags);
+void serial_sync_end(uint32_t flags);
+/* From IRQ4's handler (drivers/serial.c): move the next bytes out. */
+void serial_tx_interrupt(void);
+/* From the tick on CPU 0: restart a transmitter whose interrupt was lost. */
+void serial_tx_watchdog(void);
+/* From serial_enable_irq(): the console's output goes by interrupt from now on. */
+void serial_tx_start_irq_mode(void);
+/* For panic: take the transmit lock back from a CPU that was stopped holding it. */
+void serial_tx_force_unlock(void);
 
 #endif

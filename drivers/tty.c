@@ -30,7 +30,6 @@
 #include "kernel/uapi/termios.h"
 
 #define MAX_TTYS 4
-#define WRITE_CHUNK 256
 #define POLL_NS 10000000ULL             /* 10 ms: how often a timed raw read looks again */
 
 static struct tty *ttys[MAX_TTYS];      /* written at boot only */
@@ -94,15 +93,21 @@ static int tty_input_thread(void *arg)
 	return 0;
 }
 
-/* The line discipline's output: straight to the device (the tty lock is held). */
+/*
+ * The line discipline's output (the tty lock is held): into the write()'s
+ * batch while one is being built, else (an echo) straight to the device.
+ */
 static void ldisc_out(void *ctx, char c)
 {
 	struct tty *tty = ctx;
 
-	tty->write_raw(&c, 1);
+	if (tty->batching && tty->out_len < sizeof(tty->out_batch))
+		tty->out_batch[tty->out_len++] = c;
+	else
+		tty->dev->write(&c, 1);
 }
 
-void tty_init(struct tty *tty, const char *name, void (*write_raw)(const char *s, size_t n))
+void tty_init(struct tty *tty, const char *name, const struct tty_device *dev)
 {
 	tty->name = name;
 	spin_lock_init(&tty->lock, "tty");
@@ -111,7 +116,8 @@ void tty_init(struct tty *tty, const char *name, void (*write_raw)(const char *s
 	tty->winsize = (struct winsize){ .ws_row = 25, .ws_col = 80 };
 	wait_queue_init(&tty->read_wait, "tty readers");
 	wait_queue_init(&tty->flip_wait, "tty input");
-	tty->write_raw = write_raw;
+	tty->dev = dev;
+	mutex_init(&tty->write_lock, "tty write");
 	if (nttys < MAX_TTYS)
 		ttys[nttys++] = tty;
 	if (!kthread_create(tty_input_thread, tty, "tty"))
@@ -264,24 +270,73 @@ ssize_t tty_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 	return r;
 }
 
+/*
+ * Output processing for buf[0..k) until the device has no room for more:
+ * one character makes at most two bytes (ONLCR's \r\n), so a character is
+ * taken only while two bytes fit. Returns how many characters went. The
+ * batch goes to the device under the tty lock, so no echo slips into it.
+ */
+static size_t write_batch(struct tty *tty, const char *buf, size_t k)
+{
+	size_t i;
+	uint32_t room;
+
+	spin_lock(&tty->lock);
+	room = tty->dev->write_room();
+	tty->batching = true;
+	tty->out_len = 0;
+	for (i = 0; i < k && tty->out_len + 2 <= room; i++)
+		n_tty_write_char(&tty->ldisc, buf[i]);
+	tty->batching = false;
+	tty->dev->write(tty->out_batch, tty->out_len);
+	spin_unlock(&tty->lock);
+	return i;
+}
+
+static bool device_has_room(struct tty *tty)
+{
+	return tty->dev->write_room() >= tty->dev->wakeup_room;
+}
+
+/*
+ * write(): copy a batch in, process it, queue it on the device; when the
+ * device is full, sleep until its interrupt has sent enough. Each sleep
+ * is a point where a signal ends the write, which then returns the bytes
+ * it wrote so far (or -ERESTARTSYS if none), as Linux's n_tty_write does;
+ * and a BKL holder lets the lock go while it sleeps there.
+ */
 ssize_t tty_write(struct file *f, const char *ubuf, size_t n, loff_t *pos)
 {
 	struct tty *tty = f->private_data;
-	char buf[WRITE_CHUNK];
+	char buf[TTY_WRITE_BATCH];
 	size_t done = 0;
+	int r;
 
+	if ((r = mutex_lock_interruptible(&tty->write_lock)) < 0)
+		return r;
 	while (done < n) {
-		size_t k = MIN(n - done, sizeof(buf));
+		size_t k = MIN(n - done, sizeof(buf)), i = 0;
 
-		if (copy_from_user(buf, ubuf + done, k) < 0)
-			return done ? (ssize_t)done : -EFAULT;
-		spin_lock(&tty->lock);
-		for (size_t i = 0; i < k; i++)
-			n_tty_write_char(&tty->ldisc, buf[i]);
-		spin_unlock(&tty->lock);
-		done += k;
+		if (copy_from_user(buf, ubuf + done, k) < 0) {
+			r = -EFAULT;
+			break;
+		}
+		while (i < k) {
+			/* Between batches too, as Linux's n_tty_write: a device that never fills must not hide a signal. */
+			if (task_signal_pending()) {
+				r = -ERESTARTSYS;
+				break;
+			}
+			if ((r = wait_event_interruptible(*tty->dev->write_wait(), device_has_room(tty))) < 0)
+				break;
+			i += write_batch(tty, buf + i, k - i);
+		}
+		done += i;
+		if (r < 0)
+			break;
 	}
-	return (ssize_t)done;
+	mutex_unlock(&tty->write_lock);
+	return done ? (ssize_t)done : r;
 }
 
 int tty_nread(struct file *f)
@@ -289,8 +344,11 @@ int tty_nread(struct file *f)
 	return (int)readable(f->private_data);
 }
 
-/* poll: readable when the line discipline has something for read(); output never waits. */
+/* poll: readable when the line discipline has something for read(); writable when the device has room. */
 unsigned tty_poll(struct file *f)
 {
-	return (readable(f->private_data) ? POLLIN | POLLRDNORM : 0) | POLLOUT | POLLWRNORM;
+	struct tty *tty = f->private_data;
+
+	return (readable(tty) ? POLLIN | POLLRDNORM : 0) |
+	       (device_has_room(tty) ? POLLOUT | POLLWRNORM : 0);
 }

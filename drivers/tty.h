@@ -9,10 +9,27 @@
 
 #include "drivers/n_tty.h"
 #include "fs/file.h"
+#include "kernel/mutex.h"
 #include "kernel/spinlock.h"
 #include "kernel/waitqueue.h"
 
 #define TTY_FLIP_SIZE 512       /* typed bytes waiting for the tty thread; a power of two */
+#define TTY_WRITE_BATCH 128     /* user bytes given to output processing at a time */
+
+/*
+ * What a tty needs of its device to send bytes: a queue it can put bytes
+ * into without sleeping, how much room that queue has, and where to sleep
+ * until it has more.
+ */
+struct tty_device {
+	/* Queue raw output (output processing is done). Never sleeps; must take n bytes. */
+	void (*write)(const char *s, size_t n);
+	/* How many bytes write() takes now without having to wait for the device. */
+	uint32_t (*write_room)(void);
+	/* Woken when write_room() has grown to at least `wakeup_room`. */
+	struct wait_queue *(*write_wait)(void);
+	uint32_t wakeup_room;
+};
 
 struct tty {
 	const char *name;
@@ -23,8 +40,17 @@ struct tty {
 	int session;                    /* the session this is the controlling tty of; 0: none */
 	int pgrp;                       /* that session's foreground process group; 0: none */
 	struct wait_queue read_wait;    /* readers, until the ldisc has something for them */
-	/* The device's output, raw: output processing has been done. */
-	void (*write_raw)(const char *s, size_t n);
+	const struct tty_device *dev;
+	/*
+	 * Held by a write() from start to end, so two writes never interleave
+	 * (Linux's atomic_write_lock). A sleeping lock: a writer waiting for
+	 * another leaves its CPU (and the BKL, if it has it) to others.
+	 */
+	struct mutex write_lock;
+	/* Output processing collects a batch here (under lock) before it goes to the device. */
+	char out_batch[2 * TTY_WRITE_BATCH];
+	uint32_t out_len;
+	bool batching;
 
 	/*
 	 * The flip buffer: typed bytes on their way from the interrupt to the
@@ -38,8 +64,8 @@ struct tty {
 	struct wait_queue flip_wait;    /* the tty thread sleeps here */
 };
 
-/* Set up tty and start its input thread. */
-void tty_init(struct tty *tty, const char *name, void (*write_raw)(const char *s, size_t n));
+/* Set up tty on dev and start its input thread. */
+void tty_init(struct tty *tty, const char *name, const struct tty_device *dev);
 /* A typed byte, from the device's interrupt handler. */
 void tty_receive_irq(struct tty *tty, char c);
 /* The controlling tty of the current process's session, or NULL. */

@@ -1,4 +1,17 @@
-/* VGA text mode: writes console output to the screen, scrolling at the bottom. */
+/*
+ * VGA text mode: a mirror of the console on the screen, scrolling at the
+ * bottom.
+ *
+ * Text goes into a copy of the screen in ordinary memory first, and
+ * vga_flush() copies the rows that changed to the card. Why: under QEMU
+ * every access to the card's memory or ports is a trip into the emulator,
+ * and a scroll rewrites the whole screen. Drawn straight to the card, a
+ * big write() to the console cost more in screen updates than in the
+ * serial line itself, all of it with interrupts off. printk flushes after
+ * each message (a panic's last words must be on the screen); the console's
+ * ordinary output is flushed by the timer a few times a second.
+ * Callers serialize (kernel/printk.c's console_lock).
+ */
 #include "drivers/vga.h"
 
 #include "kernel/lib/string.h"
@@ -12,7 +25,17 @@
 #define ATTR 0x0700     /* light grey on black */
 
 static uint16_t *const screen = (uint16_t *)P2V(VGA_PHYS);
+static uint16_t shadow[ROWS * COLS];    /* what the screen should show */
 static int row, col;
+static int dirty_from = ROWS, dirty_to = -1;    /* rows that differ from the card's, inclusive */
+
+static void mark_dirty(int first, int last)
+{
+	if (first < dirty_from)
+		dirty_from = first;
+	if (last > dirty_to)
+		dirty_to = last;
+}
 
 static void update_cursor(void)
 {
@@ -27,17 +50,19 @@ static void update_cursor(void)
 void vga_init(void)
 {
 	for (int i = 0; i < COLS * ROWS; i++)
-		screen[i] = ATTR | ' ';
+		shadow[i] = ATTR | ' ';
 	row = col = 0;
-	update_cursor();
+	mark_dirty(0, ROWS - 1);
+	vga_flush();
 }
 
 static void scroll(void)
 {
-	memmove(screen, screen + COLS, (ROWS - 1) * COLS * sizeof(uint16_t));
+	memmove(shadow, shadow + COLS, (ROWS - 1) * COLS * sizeof(uint16_t));
 	for (int i = 0; i < COLS; i++)
-		screen[(ROWS - 1) * COLS + i] = ATTR | ' ';
+		shadow[(ROWS - 1) * COLS + i] = ATTR | ' ';
 	row = ROWS - 1;
+	mark_dirty(0, ROWS - 1);
 }
 
 void vga_putc(char c)
@@ -47,11 +72,11 @@ void vga_putc(char c)
 		row++;
 	} else if (c == '\b') {
 		if (col > 0)
-			screen[row * COLS + --col] = ATTR | ' ';
+			shadow[row * COLS + --col] = ATTR | ' ';
 	} else if (c == '\r') {
 		col = 0;
 	} else {
-		screen[row * COLS + col] = ATTR | (uint8_t)c;
+		shadow[row * COLS + col] = ATTR | (uint8_t)c;
 		if (++col == COLS) {
 			col = 0;
 			row++;
@@ -59,5 +84,22 @@ void vga_putc(char c)
 	}
 	if (row == ROWS)
 		scroll();
+	else
+		mark_dirty(row > 0 ? row - 1 : 0, row);
+}
+
+bool vga_dirty(void)
+{
+	return dirty_to >= 0;
+}
+
+void vga_flush(void)
+{
+	if (!vga_dirty())
+		return;
+	memcpy(screen + dirty_from * COLS, shadow + dirty_from * COLS,
+	       (size_t)(dirty_to - dirty_from + 1) * COLS * sizeof(uint16_t));
+	dirty_from = ROWS;
+	dirty_to = -1;
 	update_cursor();
 }

@@ -2,7 +2,13 @@
 #ifndef DRIVERS_VGA_H
 #define DRIVERS_VGA_H
 
+#include "kernel/types.h"
+
 void vga_init(void);
+/* Into the copy of the screen; vga_flush() shows it. The caller holds the console lock. */
 void vga_putc(char c);
+/* Copy the rows that changed to the card and move its cursor. The caller holds the console lock. */
+void vga_flush(void);
+bool vga_dirty(void);
 
 #endif

@@ -21,6 +21,7 @@ int proc_write_bkl(const char *text);
 void proc_show_pid_stat(struct procbuf *pb, void *arg);
 void proc_show_pid_status(struct procbuf *pb, void *arg);
 void proc_show_pid_cmdline(struct procbuf *pb, void *arg);
+void proc_show_pid_sched(struct procbuf *pb, void *arg);
 /* Does pid name a task /proc shows? */
 bool proc_pid_exists(int pid);
 /* The smallest pid >= from that /proc shows, or -1: for listing /proc. */

@@ -112,6 +112,7 @@ struct pid_snapshot {
 	uint32_t cpus_allowed;
 	uint64_t sig_pending, sig_blocked, sig_ignored, sig_caught;     /* bit n-1: signal n */
 	uint64_t runtime_ns, switches, start_ns;
+	uint64_t wait_max_ns, wait_sum_ns, wait_max_ticks, wait_count;
 	uint32_t vm_pages, brk_start, brk;
 };
 
@@ -150,6 +151,10 @@ static bool snapshot(int pid, struct pid_snapshot *s)
 		s->runtime_ns = t->runtime_ns;
 		s->switches = t->switches;
 		s->start_ns = t->start_ns;
+		s->wait_max_ns = t->wait_max_ns;
+		s->wait_sum_ns = t->wait_sum_ns;
+		s->wait_max_ticks = t->wait_max_ticks;
+		s->wait_count = t->wait_count;
 		/*
 		 * mm is the process's own to replace (execve) without these locks:
 		 * these few words are for display, and a struct mm stays readable
@@ -225,6 +230,39 @@ void proc_show_pid_status(struct procbuf *pb, void *arg)
 	procbuf_printf(pb, "Cpus_allowed:\t%x\n", s.cpus_allowed);
 	procbuf_printf(pb, "voluntary_ctxt_switches:\t%llu\n", s.switches);
 	procbuf_printf(pb, "nonvoluntary_ctxt_switches:\t0\n");
+}
+
+static void sched_line_ms(struct procbuf *pb, const char *name, uint64_t ns)
+{
+	procbuf_printf(pb, "%-45s:%14llu.%06u\n", name, ns / 1000000, (uint32_t)(ns % 1000000));
+}
+
+static void sched_line(struct procbuf *pb, const char *name, uint64_t n)
+{
+	procbuf_printf(pb, "%-45s:%21llu\n", name, n);
+}
+
+/*
+ * /proc/PID/sched: the scheduler's view of a task, in the layout of
+ * Linux's file (times in ms with six decimals), the lines smpix has.
+ * wait_max is the longest it waited, runnable, for a CPU;
+ * smpix.wait_max_ticks the same in ticks of the CPU it waited on, which a
+ * busy host machine (a vCPU it did not run) cannot stretch.
+ */
+void proc_show_pid_sched(struct procbuf *pb, void *arg)
+{
+	struct pid_snapshot s;
+
+	if (!snapshot((int)(uintptr_t)arg, &s))
+		return;
+	procbuf_printf(pb, "%s (%d, #threads: 1)\n", s.name, s.pid);
+	procbuf_printf(pb, "-------------------------------------------------------------------\n");
+	sched_line_ms(pb, "se.sum_exec_runtime", s.runtime_ns);
+	sched_line_ms(pb, "se.statistics.wait_max", s.wait_max_ns);
+	sched_line_ms(pb, "se.statistics.wait_sum", s.wait_sum_ns);
+	sched_line(pb, "se.statistics.wait_count", s.wait_count);
+	sched_line(pb, "smpix.wait_max_ticks", s.wait_max_ticks);
+	sched_line(pb, "nr_switches", s.switches);
 }
 
 /* /proc/PID/cmdline: the arguments, each ending in NUL, as execve got them. */

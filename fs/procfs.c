@@ -93,6 +93,7 @@ static const struct proc_entry pid_entries[] = {
 	PROC_RO("stat", 0, proc_show_pid_stat),
 	PROC_RO("status", 0, proc_show_pid_status),
 	PROC_RO("cmdline", 0, proc_show_pid_cmdline),
+	PROC_RO("sched", 0, proc_show_pid_sched),
 	PROC_LINK("exe", 0, exe_readlink),
 };
 

@@ -35,6 +35,14 @@ void mutex_lock(struct mutex *m)
 	wait_event(m->waiters, mutex_trylock(m));
 }
 
+int mutex_lock_interruptible(struct mutex *m)
+{
+	might_sleep();
+	if (m->owner == current)
+		panic("mutex %s: task %d takes it twice", m->name, current->pid);
+	return wait_event_interruptible(m->waiters, mutex_trylock(m));
+}
+
 void mutex_unlock(struct mutex *m)
 {
 	uint32_t flags;

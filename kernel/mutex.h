@@ -16,6 +16,8 @@ struct mutex {
 void mutex_init(struct mutex *m, const char *name);
 /* Sleeps until the mutex is ours. Not recursive: taking it twice is a bug, and reported. */
 void mutex_lock(struct mutex *m);
+/* The same, but a signal ends the wait: 0 when the mutex is ours, -ERESTARTSYS if not. */
+int mutex_lock_interruptible(struct mutex *m);
 bool mutex_trylock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
 bool mutex_is_mine(const struct mutex *m);

@@ -45,8 +45,41 @@ void sched_finish_switch(struct task *prev);
 
 /* ---- run-queue helpers ---------------------------------------------------- */
 
+/* A task waiting this many ticks of its CPU for a turn is reported: something starves it. */
+#define LATENCY_REPORT_TICKS HZ
+
+/* The wait starts when a task joins a queue (not when it moves between queues, see move_queued). */
+static void stamp_queued(struct runqueue *rq, struct task *t)
+{
+	int cpu = (int)(rq - runqueues);
+
+	t->queued_at_ns = clock_ns();
+	t->queued_tick_cpu = cpu;
+	t->queued_at_tick = READ_ONCE(cpus[cpu].ticks);
+	t->latency_reported = false;
+}
+
+static uint64_t ticks_waited(const struct task *t)
+{
+	return READ_ONCE(cpus[t->queued_tick_cpu].ticks) - t->queued_at_tick;
+}
+
+/* t got its CPU: account the wait (/proc/PID/sched shows it). */
+static void account_wait(struct task *t)
+{
+	uint64_t ns = clock_ns() - t->queued_at_ns, ticks = ticks_waited(t);
+
+	t->wait_sum_ns += ns;
+	t->wait_count++;
+	if (ns > t->wait_max_ns)
+		t->wait_max_ns = ns;
+	if (ticks > t->wait_max_ticks)
+		t->wait_max_ticks = ticks;
+}
+
 static void enqueue(struct runqueue *rq, struct task *t)
 {
+	stamp_queued(rq, t);
 	list_add_tail(&t->run_link, &rq->queue);
 	t->queued = true;
 	t->on_rq = true;
@@ -58,6 +91,16 @@ static void dequeue(struct runqueue *rq, struct task *t)
 	list_del(&t->run_link);
 	t->queued = false;
 	rq->nr_queued--;
+}
+
+/* From one queue to another (stealing, affinity): still the same wait. Both locks are held. */
+static void move_queued(struct runqueue *from, struct runqueue *to, struct task *t)
+{
+	dequeue(from, t);
+	t->cpu = (int)(to - runqueues);
+	list_add_tail(&t->run_link, &to->queue);
+	t->queued = true;
+	to->nr_queued++;
 }
 
 /* Lock the run queue t belongs to; t->cpu can change until we hold it. Interrupts must be off. */
@@ -201,6 +244,7 @@ static struct task *pick_next(struct runqueue *rq, struct cpu *c)
 		return c->idle;
 	t = list_first_entry(&rq->queue, struct task, run_link);
 	dequeue(rq, t);
+	account_wait(t);
 	return t;
 }
 
@@ -371,6 +415,32 @@ static void wake_expired_sleepers(struct runqueue *rq)
 	spin_unlock(&rq->lock);
 }
 
+/*
+ * The oldest task on this queue has waited a whole second of this CPU's
+ * ticks: whatever runs here is not letting go (a long section with
+ * preemption off, a lock spun on for ever). Say so once per wait; the
+ * fuzzer and the load tests look for this line. Linux's hung-task
+ * detector speaks the same way about tasks that sleep too long.
+ */
+static void report_starved_task(struct runqueue *rq, struct cpu *c)
+{
+	struct task *t;
+	uint64_t ticks;
+
+	spin_lock(&rq->lock);
+	if (rq->nr_queued) {
+		t = list_first_entry(&rq->queue, struct task, run_link);
+		ticks = ticks_waited(t);
+		if (ticks >= LATENCY_REPORT_TICKS && !t->latency_reported) {
+			t->latency_reported = true;
+			printk("INFO: task %d (%s) runnable but not picked for %u ticks on CPU %d; "
+			       "running: %d (%s)\n", t->pid, t->name, (uint32_t)ticks, c->id,
+			       c->curr->pid, c->curr->name);
+		}
+	}
+	spin_unlock(&rq->lock);
+}
+
 void sched_tick(void)
 {
 	struct cpu *c = this_cpu();
@@ -379,30 +449,32 @@ void sched_tick(void)
 	if (!c->curr)
 		return;         /* this CPU has not entered the scheduler yet */
 	wake_expired_sleepers(rq);
+	report_starved_task(rq, c);
 	/* Time slice over: if anyone is waiting for this CPU, it is their turn. */
 	if (READ_ONCE(rq->nr_queued) > 0)
 		c->need_resched = true;
 }
 
-/* On the way out of an interrupt or a system call: switch if the tick or a wakeup asked to. */
-static void sched_trap_exit(struct trapframe *tf)
+/*
+ * May the current task be switched away right now, for the tick's sake?
+ * Interrupts are off (the caller's own irq_save), so this CPU cannot change.
+ */
+static bool preemptible_now(struct cpu *c, bool irqs_were_on)
 {
-	struct cpu *c = this_cpu();
-
 	if (!c->need_resched || c->irq_nesting || c->preempt_count || !c->curr)
-		return;
-	if (!(tf->eflags & EFLAGS_IF))
-		return;         /* the interrupted code had interrupts off: not preemptible */
+		return false;
+	if (!irqs_were_on)
+		return false;   /* the code had interrupts off: not preemptible */
 	/*
 	 * A BKL holder is not preempted, as in Linux 2.6.6, where the BKL was a
 	 * spinlock: the lock is let go only when its holder sleeps, so code
 	 * under it is never interleaved with other BKL code except at the
 	 * points where it may sleep (kernel/bkl.c). The tick's request waits
-	 * for the next trap exit without the BKL, at the latest the return to
-	 * user mode.
+	 * for the next preemption point without the BKL, at the latest the
+	 * return to user mode.
 	 */
 	if (c->curr->lock_depth >= 0)
-		return;
+		return false;
 	/*
 	 * Interrupts are on while we switch (see below), so another interrupt
 	 * can arrive on our way into or out of __schedule() and end up here
@@ -410,15 +482,37 @@ static void sched_trap_exit(struct trapframe *tf)
 	 * nests one level deeper: enough of them overflowed an idle task's
 	 * stack on a loaded host. Now the nested one just returns.
 	 */
-	if (c->curr->in_preempt)
-		return;
-	struct task *t = c->curr;
+	return !c->curr->in_preempt;
+}
 
+/* Switch, as a preemption: the task stays runnable whatever its state says. Interrupts are off. */
+static void preempt_now(struct task *t)
+{
 	t->in_preempt = true;
 	sti();
 	__schedule(true);
 	cli();
 	t->in_preempt = false;
+}
+
+/* On the way out of an interrupt or a system call: switch if the tick or a wakeup asked to. */
+static void sched_trap_exit(struct trapframe *tf)
+{
+	struct cpu *c = this_cpu();
+
+	if (preemptible_now(c, tf->eflags & EFLAGS_IF))
+		preempt_now(c->curr);
+}
+
+/* preempt_enable()'s slow path: the count reached 0 with a switch requested. */
+void preempt_schedule(void)
+{
+	uint32_t flags = irq_save();
+	struct cpu *c = this_cpu();
+
+	if (preemptible_now(c, flags & EFLAGS_IF))
+		preempt_now(c->curr);
+	irq_restore(flags);
 }
 
 /* An idle CPU takes a waiting task from the busiest other queue that allows it. */
@@ -442,9 +536,7 @@ static bool steal_task(struct cpu *c)
 	list_for_each(pos, &from->queue) {
 		struct task *t = list_entry(pos, struct task, run_link);
 		if (t->cpus_allowed & (1u << c->id)) {
-			dequeue(from, t);
-			t->cpu = c->id;
-			enqueue(mine, t);
+			move_queued(from, mine, t);
 			moved = true;
 			break;
 		}
@@ -603,9 +695,7 @@ int sched_set_affinity(struct task *t, uint32_t mask)
 		spin_unlock(&rq->lock);
 		double_lock(rq, to);
 		if (t->queued && t->cpu == from_cpu && !(t->cpus_allowed & (1u << from_cpu))) {
-			dequeue(rq, t);
-			t->cpu = target;
-			enqueue(to, t);
+			move_queued(rq, to, t);
 			kick_cpu(target);
 		}
 		double_unlock(rq, to);

@@ -45,16 +45,34 @@ void spin_assert_held(const spinlock_t *l, const char *file, int line);
 /*
  * Preemption control; spinlocks disable preemption while held. A per-CPU
  * count that the tick looks at (it preempts only at zero): one instruction
- * each way, inline, because every lock and unlock pays for them.
+ * to disable, inline, because every lock and unlock pays for them.
  */
 static inline void preempt_disable(void)
 {
 	__asm__ volatile("incl %%gs:%c0" : : "i"(offsetof(struct cpu, preempt_count)) : "memory");
 }
 
+/* kernel/sched.c: switch away now if the tick asked for it and nothing forbids it. */
+void preempt_schedule(void);
+
+/*
+ * Enabling is a preemption point, as in Linux with CONFIG_PREEMPT: if the
+ * tick asked for a switch while preemption was off, it happens here, at
+ * once, not at the next return from an interrupt. Without this a task
+ * that spends most of its time holding spinlocks (a big console write)
+ * was hardly ever preempted: the tick nearly always found a lock held,
+ * and the window between two locks was too short to meet the next tick.
+ */
 static inline void preempt_enable(void)
 {
-	__asm__ volatile("decl %%gs:%c0" : : "i"(offsetof(struct cpu, preempt_count)) : "memory");
+	uint8_t zero, resched;
+
+	__asm__ volatile("decl %%gs:%c2\n\tsetz %0\n\tmovb %%gs:%c3, %1"
+			 : "=q"(zero), "=q"(resched)
+			 : "i"(offsetof(struct cpu, preempt_count)), "i"(offsetof(struct cpu, need_resched))
+			 : "memory", "cc");
+	if (__builtin_expect(zero & resched, 0))
+		preempt_schedule();
 }
 
 /* How long (TSC cycles) a CPU spins before reporting a suspected lockup. */

@@ -52,6 +52,18 @@ struct task {
 	uint64_t switches;              /* times switched in */
 	uint64_t runtime_ns;            /* CPU time used */
 	uint64_t last_switch_in_ns;
+	/*
+	 * Scheduling latency: how long it waited, runnable, for a CPU. Measured
+	 * in ns and in ticks of the CPU whose queue it waited on: a vCPU that
+	 * the host did not run gets no ticks, so ticks measure the kernel's
+	 * own lateness, whatever else the host machine was doing.
+	 */
+	uint64_t queued_at_ns;          /* when it last joined a run queue */
+	uint64_t queued_at_tick;        /* cpus[queued_tick_cpu].ticks then */
+	int queued_tick_cpu;
+	bool latency_reported;          /* "runnable but not picked" said once for this wait */
+	uint64_t wait_max_ns, wait_sum_ns;
+	uint64_t wait_max_ticks, wait_count;
 
 	/*
 	 * The Big Kernel Lock (kernel/bkl.c): how many lock_kernel() calls this

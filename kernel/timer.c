@@ -9,6 +9,7 @@
  */
 #include "kernel/timer.h"
 
+
 #include "kernel/cpu.h"
 #include "kernel/itimer.h"
 #include "kernel/printk.h"
@@ -114,8 +115,10 @@ static void timer_interrupt(struct trapframe *tf)
 {
 	this_cpu()->ticks++;
 	lapic_eoi();
-	if (this_cpu()->id == 0)
+	if (this_cpu()->id == 0) {
 		itimer_tick();
+		console_tick(this_cpu()->ticks);
+	}
 	sched_tick();
 }
 
