@@ -246,8 +246,10 @@ def user_program(label, prog, cpus=2, mem=128, append="", timeout=120, min_tests
 
 
 FUZZ_SUMMARY = re.compile(r"^fuzz: summary calls=(\d+) children=(\d+) hangs=(\d+) crashes=(\d+) "
-                          r"mismatches=(\d+) wrong=(\d+) undying=(\d+)$", re.M)
-FUZZ_FINDINGS = re.compile(r"^fuzz: (REGISTER MISMATCH|WRONG ANSWER|BUG\?).*$", re.M)
+                          r"mismatches=(\d+) wrong=(\d+) undying=(\d+) kills=(\d+)$", re.M)
+# A finding of the fuzzer's, or the scheduler's report of a task that waited a second for a CPU.
+FUZZ_FINDINGS = re.compile(r"^fuzz: (REGISTER MISMATCH|WRONG ANSWER|BUG\?).*$|"
+                           r"^INFO: task \d+ \(.*\) runnable but not picked.*$", re.M)
 
 
 def fuzz(label, seconds, seed, cpus=2, mem=128, append="", echo=False, patterns=()):
@@ -271,6 +273,8 @@ def fuzz(label, seconds, seed, cpus=2, mem=128, append="", echo=False, patterns=
         problems.append("no summary line" + (" (timeout)" if q.timed_out else ""))
     elif int(m.group(1)) == 0:
         problems.append("no calls were made")
+    elif seconds >= 8 and "fuzz_selftest" not in append and int(m.group(8)) == 0:
+        problems.append("no child was killed at random: the kill check did not run")
     problems += [f.group(0) for f in FUZZ_FINDINGS.finditer(out)][:3]
     problems += [f"no line /{p}/" for p in patterns if not re.search(p, out, re.M)]
     if bad_lines(out):

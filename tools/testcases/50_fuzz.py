@@ -1,5 +1,7 @@
-"""The syscall fuzzer (/bin/fuzz) for a bounded time: 1 and 4 CPUs, and every call under the BKL.
-Fixed seeds, so a failure here replays with the `make fuzz` line the check prints."""
+"""The syscall fuzzer (/bin/fuzz) for a bounded time: 1, 2 and 4 CPUs, and every call under the BKL
+at 4. Each run has 3 x CPUs + 3 children, big writes to the console and to pipes, and random
+SIGKILLs that must take effect within a second of ticks; a task left runnable for a second is a
+finding. Fixed seeds, so a failure here replays with the `make fuzz` line the check prints."""
 
 
 # fuzz_selftest=1 plants a child that sleeps 1000 s: the watchdog must kill it, replay it
@@ -16,5 +18,6 @@ def run(h):
     h.fuzz("hang-detector", seconds=3, seed=5, cpus=2, append="fuzz_selftest=1 fuzz_hang_ms=1000",
            patterns=HANG_CAUGHT)
     h.fuzz("smp1", seconds=10, seed=1, cpus=1)
+    h.fuzz("smp2", seconds=10, seed=3, cpus=2)
     h.fuzz("smp4", seconds=10, seed=4, cpus=4)
-    h.fuzz("bkl-syscalls", seconds=8, seed=2, cpus=2, append="bkl=syscalls")
+    h.fuzz("bkl-syscalls-smp4", seconds=10, seed=2, cpus=4, append="bkl=syscalls")

@@ -11,6 +11,15 @@
  * come back unchanged, and so does the direction flag; unknown numbers
  * answer -ENOSYS; bad pointers in the probes answer -EFAULT.
  *
+ * Load, as an outside fuzzer brings it: more children than CPUs (3 x CPUs +
+ * 3), some calls are big writes (up to 64 KiB) to the console or into a
+ * pipe that a slow reader drains, and the parent now and then kills a
+ * running child with SIGKILL. A killed child must be gone within a second
+ * of CPU 0's ticks (which a busy host machine cannot stretch), or the run
+ * reports it; the kernel itself reports a task that waits a second for a
+ * CPU ("INFO: task ... runnable but not picked"), which the harness counts
+ * as a finding.
+ *
  * A child that does not finish in time is killed and replayed once, printing
  * each call before making it, so the last line names the call that hangs.
  * Every report carries the child's seed: "fuzz_child=S" replays that child
@@ -53,10 +62,13 @@ static const char *const new_child_exits[] = { "vfork", "clone", "clone3" };
 
 #define CALLS_PER_CHILD 100
 #define HANG_MS     10000               /* a child that takes longer is hung (a busy host slows all) */
-#define DIE_NS      10000000000LL       /* a killed child must be gone by then */
+#define DIE_TICKS   100                 /* a killed child must be gone within 1 s of CPU 0's ticks */
+#define DIE_NS      30000000000LL       /* ... and if CPU 0's ticks cannot be read, within 30 s */
 #define PLANTED_SEED 0                  /* fuzz_selftest=1: the child of this seed hangs on purpose */
 #define POLL_MS      5
-#define MAX_SLOTS    8
+#define MAX_SLOTS    51                 /* 3 x 16 CPUs + 3 */
+#define KILL_ONE_IN  40                 /* each poll, the parent kills a running child with this odds */
+#define BIG_WRITE    65536
 #define EXIT_MISMATCH 3
 #define EXIT_WRONG    4
 
@@ -146,6 +158,13 @@ __asm__(".text\n"
 	"	ret\n");
 
 /* ---- argument pools -------------------------------------------------------- */
+
+/*
+ * What big writes send: NUL bytes, which a terminal shows as nothing, so the
+ * console stays readable while its line is flooded.
+ */
+static const char big_buffer[BIG_WRITE];
+static int pipe_out = -1;               /* this child's pipe to its slow reader, or -1 */
 
 /* Memory the kernel may write through a "good" pointer: nothing else lives here. */
 static char scratch[4 * 4096] __attribute__((aligned(4096)));
@@ -300,7 +319,7 @@ static bool known_number(uint32_t nr)
 
 /* ---- one child ---------------------------------------------------------------- */
 
-enum kind { RANDOM_CALL, UNKNOWN_NUMBER, PROBE };
+enum kind { RANDOM_CALL, UNKNOWN_NUMBER, PROBE, BIG_WRITE_CALL };
 
 struct planned {
 	enum kind kind;
@@ -317,7 +336,21 @@ static void plan_call(struct planned *p)
 	p->df = rnd_below(4) == 0;
 	for (int i = 0; i < 6; i++)
 		p->args[i] = random_arg();
-	if (choice < 80) {
+	if (choice < 4) {
+		/*
+		 * A big write into the pipe (up to 64 KiB) or to the console (up
+		 * to 16 KiB, one call in 100: every child and the parent share
+		 * the serial line, and the run must still get its work done).
+		 */
+		bool to_pipe = pipe_out >= 0 && choice > 0;
+
+		p->kind = BIG_WRITE_CALL;
+		p->name = "write";
+		p->nr = __NR_write;
+		p->args[0] = to_pipe ? (uint32_t)pipe_out : 1;
+		p->args[1] = (uint32_t)big_buffer;
+		p->args[2] = 1 + rnd_below(to_pipe ? BIG_WRITE : BIG_WRITE / 4);
+	} else if (choice < 80) {
 		const struct call *c;
 
 		do {
@@ -413,7 +446,7 @@ static void make_call(uint32_t seed, int i, const struct planned *p, bool verbos
 	}
 	if (p->kind == RANDOM_CALL && p->nr == __NR_fork && fuzz_out.eax == 0)
 		sys_exit_now(0);        /* fork's child: its registers were right; it is done */
-	if (p->kind != RANDOM_CALL && (long)fuzz_out.eax != p->expect) {
+	if ((p->kind == PROBE || p->kind == UNKNOWN_NUMBER) && (long)fuzz_out.eax != p->expect) {
 		describe(what, sizeof(what), p);
 		printf("fuzz: WRONG ANSWER child %u call #%d %s: %d, expected %ld (replay: fuzz_child=%u)\n",
 		       seed, i, what, (int)fuzz_out.eax, p->expect, seed);
@@ -445,6 +478,35 @@ static void quiet_stdin(void)
 	}
 }
 
+/*
+ * Half the children get a pipe whose other end a grandchild reads, slowly
+ * (4 KiB, then a pause), so big writes into it fill it and sleep. The
+ * reader ends when the writer is gone (EOF), or with it when it is killed
+ * (it is in the same process group only if fuzzed calls put it there, so
+ * EOF is the way).
+ */
+static void start_slow_reader(void)
+{
+	int fds[2], pid;
+	static char sink[4096];
+
+	if (rnd_below(2) || syscall(__NR_pipe, fds) < 0)
+		return;
+	pid = fork();
+	if (pid == 0) {
+		syscall(__NR_close, fds[1]);
+		while (read(fds[0], sink, sizeof(sink)) > 0)
+			msleep(1);
+		sys_exit_now(0);
+	}
+	syscall(__NR_close, fds[0]);
+	if (pid < 0) {
+		syscall(__NR_close, fds[1]);
+		return;
+	}
+	pipe_out = fds[1];
+}
+
 static void __attribute__((noreturn)) run_child(uint32_t seed, bool verbose)
 {
 	struct planned p;
@@ -452,6 +514,7 @@ static void __attribute__((noreturn)) run_child(uint32_t seed, bool verbose)
 	self_pid = getpid();
 	rng_state = seed;
 	quiet_stdin();
+	start_slow_reader();
 	if (seed == PLANTED_SEED) {
 		plan_hang(&p);
 		make_call(seed, 0, &p, verbose);
@@ -469,13 +532,14 @@ static void __attribute__((noreturn)) run_child(uint32_t seed, bool verbose)
 struct slot {
 	int pid;                /* 0: free */
 	uint32_t seed;
-	long long started;
+	long long started;      /* when it started, or when it was killed */
+	long long killed_tick;  /* CPU 0's tick count when it was killed, or -1 */
 	bool replay;
 	bool killed;
 };
 
 static struct {
-	unsigned children, calls, hangs, crashes, mismatches, wrong, undying;
+	unsigned children, calls, hangs, crashes, mismatches, wrong, undying, kills;
 } stats;
 static long long hang_ns = HANG_MS * 1000000LL;
 static long long run_end;               /* when the run's time is up */
@@ -497,7 +561,7 @@ static int start_child(struct slot *s, uint32_t seed, bool replay)
 		run_child(seed, replay);
 	if (pid < 0)
 		return pid;
-	*s = (struct slot){ pid, seed, now_ns(), replay, false };
+	*s = (struct slot){ pid, seed, now_ns(), -1, replay, false };
 	stats.children++;
 	return 0;
 }
@@ -551,6 +615,53 @@ static void reap_some(struct slot *slots, int nslots)
 	}
 }
 
+/* Timer ticks CPU 0 has had (the LOC line of /proc/interrupts), or -1. */
+static long long cpu0_ticks(void)
+{
+	static char text[2048];
+	int fd = (int)syscall(__NR_open, "/proc/interrupts", O_RDONLY, 0), n, got = 0;
+
+	if (fd < 0)
+		return -1;
+	while (got < (int)sizeof(text) - 1 && (n = read(fd, text + got, sizeof(text) - 1 - got)) > 0)
+		got += n;
+	syscall(__NR_close, fd);
+	text[got] = 0;
+	for (char *p = text; *p; p++)
+		if ((p == text || p[-1] == '\n') && !strncmp(p, "LOC:", 4))
+			return atoi(p + 4);
+	return -1;
+}
+
+static void kill_slot(struct slot *s, long long t)
+{
+	kill(s->pid, SIGKILL);
+	s->killed = true;
+	s->started = t;
+	s->killed_tick = cpu0_ticks();
+}
+
+/* Gone too slowly after SIGKILL: more than a second of CPU 0's ticks (or 30 s, if none can be read). */
+static bool too_slow_to_die(const struct slot *s, long long t)
+{
+	long long ticks = s->killed_tick >= 0 ? cpu0_ticks() : -1;
+
+	if (ticks >= 0)
+		return ticks - s->killed_tick > DIE_TICKS;
+	return t - s->started > DIE_NS;
+}
+
+/* Now and then kill a running child, as a user would: it must die at once, whatever it is doing. */
+static void kill_one_at_random(struct slot *slots, int nslots)
+{
+	struct slot *s = &slots[rnd_below(nslots)];
+
+	if (rnd_below(KILL_ONE_IN) || !s->pid || s->killed || s->replay || s->seed == PLANTED_SEED)
+		return;
+	stats.kills++;
+	kill_slot(s, now_ns());
+}
+
 /* Kill a child that runs too long; report one that will not die. */
 static void watch(struct slot *slots, int nslots)
 {
@@ -563,19 +674,16 @@ static void watch(struct slot *slots, int nslots)
 			continue;
 		if (!s->killed && t > run_end + GRACE_NS) {
 			/* Time is up: stop it, without calling it hung (a replay may be running long). */
-			kill(s->pid, SIGKILL);
-			s->killed = true;
-			s->started = t;
+			kill_slot(s, t);
 		} else if (!s->killed && t - s->started > hang_ns) {
 			stats.hangs++;
 			printf("fuzz: child %u (pid %d) hung; killing it (replay: fuzz_child=%u)\n", s->seed,
 			       s->pid, s->seed);
-			kill(s->pid, SIGKILL);
-			s->killed = true;
-			s->started = t;
-		} else if (s->killed && t - s->started > DIE_NS) {
+			kill_slot(s, t);
+		} else if (s->killed && too_slow_to_die(s, t)) {
 			stats.undying++;
-			printf("fuzz: BUG? child %u (pid %d) did not die of SIGKILL\n", s->seed, s->pid);
+			printf("fuzz: BUG? child %u (pid %d) did not die within a second of SIGKILL "
+			       "(replay: fuzz_child=%u)\n", s->seed, s->pid, s->seed);
 			s->pid = 0;     /* give up on it */
 		}
 	}
@@ -619,7 +727,7 @@ int main(int argc, char **argv, char **envp)
 	uint32_t child_seed = option(argv, envp, "fuzz_child", 0);
 	uint32_t seconds = option(argv, envp, "fuzz_seconds", 10);
 	bool selftest = option(argv, envp, "fuzz_selftest", 0);
-	int nslots = online_cpus() + 1, next = 0;
+	int nslots = 3 * online_cpus() + 3, next = 0;
 	struct slot slots[MAX_SLOTS] = { { 0 } };
 	long long end;
 
@@ -628,6 +736,7 @@ int main(int argc, char **argv, char **envp)
 	image_end = (uint32_t)brk(0);
 	if (seed == 0)
 		seed = (uint32_t)now_ns() | 1;  /* none given: a new one, printed for replay */
+	rng_state = seed ^ 0x5EED;              /* the parent's own stream: which child to kill */
 	if (nslots > MAX_SLOTS)
 		nslots = MAX_SLOTS;
 	printf("fuzz: %d calls in the pool, %d children at a time, %u s, seed %u (replay: fuzz_seed=%u)\n",
@@ -658,6 +767,8 @@ int main(int argc, char **argv, char **envp)
 				next--;
 		}
 		reap_some(slots, nslots);
+		if (more && !child_seed)
+			kill_one_at_random(slots, nslots);
 		watch(slots, nslots);
 		if (!more && !any_running(slots, nslots))
 			break;
@@ -666,8 +777,8 @@ int main(int argc, char **argv, char **envp)
 	/* Orphans of children (fork is in the pool) come to us if we are init: collect them too. */
 	msleep(50);
 	reap_some(slots, nslots);
-	printf("fuzz: summary calls=%u children=%u hangs=%u crashes=%u mismatches=%u wrong=%u undying=%u\n",
-	       stats.calls, stats.children, stats.hangs, stats.crashes, stats.mismatches, stats.wrong,
-	       stats.undying);
+	printf("fuzz: summary calls=%u children=%u hangs=%u crashes=%u mismatches=%u wrong=%u undying=%u "
+	       "kills=%u\n", stats.calls, stats.children, stats.hangs, stats.crashes, stats.mismatches,
+	       stats.wrong, stats.undying, stats.kills);
 	return stats.mismatches || stats.wrong || stats.undying ? 1 : 0;
 }
