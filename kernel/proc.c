@@ -449,34 +449,9 @@ long sys_brk(uintptr_t addr)
 	return (long)mm_brk(current->mm, addr);
 }
 
-void proc_return_to_user(struct trapframe *tf)
-{
-	struct task *t = current;
-
-	if (!trap_from_user(tf) || !t || !t->mm)
-		return;
-	signal_return_to_user(tf);      /* restarts, default actions, handlers (kernel/signal.c) */
-}
-
-static void (*chained_exit_hook)(struct trapframe *tf);
-
-/* Whatever was installed before us (the scheduler's preemption) runs first. */
-static void proc_trap_exit(struct trapframe *tf)
-{
-	if (chained_exit_hook)
-		chained_exit_hook(tf);
-	proc_return_to_user(tf);
-}
-
 void proc_init(void)
 {
 	syscall_init();
-	trap_user_fault_hook = signal_user_fault;
-	uaccess_init();
-	if (trap_exit_hook != proc_trap_exit) {
-		chained_exit_hook = trap_exit_hook;
-		trap_exit_hook = proc_trap_exit;
-	}
 }
 
 /* One thread per process so far: ending the group is ending the process. */

@@ -34,7 +34,5 @@ int proc_wait(int pid, int *status);
 void proc_exit(int status) __noreturn;
 /* A kernel thread that exits hands its children (proc_spawn) to init, like a process. */
 void proc_orphan_children(struct task *t);
-/* On the way back to user mode: signals are delivered (and a killed process exits) here. */
-void proc_return_to_user(struct trapframe *tf);
 
 #endif

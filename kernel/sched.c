@@ -495,8 +495,7 @@ static void preempt_now(struct task *t)
 	t->in_preempt = false;
 }
 
-/* On the way out of an interrupt or a system call: switch if the tick or a wakeup asked to. */
-static void sched_trap_exit(struct trapframe *tf)
+void sched_preempt_on_trap_exit(struct trapframe *tf)
 {
 	struct cpu *c = this_cpu();
 
@@ -595,7 +594,6 @@ void sched_init(void)
 	for (int i = 0; i < MAX_CPUS; i++)
 		runqueue_init(i);
 	c->idle = c->curr = make_idle_task(c);
-	trap_exit_hook = sched_trap_exit;
 }
 
 void cpu_enter_scheduler(void)

@@ -22,6 +22,9 @@ void sched_yield(void);
 int sched_sleep_ns(uint64_t ns);
 /* Called by the timer interrupt on each CPU. */
 void sched_tick(void);
+struct trapframe;
+/* Step 1 of every trap's way back (kernel/x86/trap.c): switch now if asked to and allowed. */
+void sched_preempt_on_trap_exit(struct trapframe *tf);
 /* Restrict t to the CPUs in mask (migrating it if needed). Returns -EINVAL for an empty mask. */
 int sched_set_affinity(struct task *t, uint32_t mask);
 uint32_t cpu_online_mask(void);

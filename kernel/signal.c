@@ -458,7 +458,7 @@ void signal_user_fault(struct trapframe *tf)
 		return;
 	sig = fault_signal(tf, &info);
 	if (fault_has_handler(t, sig)) {
-		/* Delivered on the way out of this trap (trap_exit_hook): the handler runs next. */
+		/* Delivered on the way out of this trap (trap_exit): the handler runs next. */
 		signal_send_info(t, sig, &info);
 		return;
 	}

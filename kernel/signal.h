@@ -78,12 +78,12 @@ bool signal_fatal(struct task *t);
 int signal_fatal_pending(struct task *t);
 
 /*
- * On the way back to user mode (proc_return_to_user): finish an interrupted
+ * On the way back to user mode (step 2 of trap_exit, kernel/x86/trap.c): finish an interrupted
  * system call (restart it or make it -EINTR), then deliver one signal: run
  * its default action or push a frame so the handler runs next.
  */
 void signal_return_to_user(struct trapframe *tf);
-/* trap_user_fault_hook: CPU exceptions from user mode become SIGSEGV, SIGFPE, SIGILL, ... */
+/* From trap dispatch: CPU exceptions from user mode become SIGSEGV, SIGFPE, SIGILL, ... */
 void signal_user_fault(struct trapframe *tf);
 
 /* For kernel/x86/sigframe.c: the mask to restore (sigreturn). */

@@ -64,11 +64,6 @@ bool uaccess_fault_fixup(struct trapframe *tf)
 	return false;
 }
 
-void uaccess_init(void)
-{
-	trap_kernel_fault_fixup = uaccess_fault_fixup;
-}
-
 bool access_ok(const void *uaddr, size_t n)
 {
 	uintptr_t a = (uintptr_t)uaddr;

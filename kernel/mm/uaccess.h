@@ -21,9 +21,7 @@ int put_user_u32(void *uaddr, uint32_t val);
 /* Is [uaddr, uaddr+n) entirely user space (below USER_TOP, not wrapping)? Always, for n == 0. */
 bool access_ok(const void *uaddr, size_t n);
 
-/* Install uaccess_fault_fixup as the trap code's kernel-fault hook. */
-void uaccess_init(void);
-/* trap_kernel_fault_fixup: a fault at a user-access instruction resumes at its fixup. */
+/* From trap dispatch: a kernel fault at a user-access instruction resumes at its fixup (true). */
 bool uaccess_fault_fixup(struct trapframe *tf);
 
 #endif

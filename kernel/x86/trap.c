@@ -1,9 +1,17 @@
-/* Trap dispatch: decide what a vector means and call the code that handles it. */
+/*
+ * Trap dispatch: every interrupt, exception and system call comes here from
+ * trapentry.S. Decide what the vector means, call the code that handles it
+ * by name, then go back the same way every time (trap_exit).
+ */
 #include "kernel/x86/trap.h"
 
 #include "kernel/cpu.h"
+#include "kernel/mm/uaccess.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/signal.h"
+#include "kernel/syscall.h"
 #include "kernel/x86/x86.h"
 
 static const char *const exception_names[32] = {
@@ -17,10 +25,8 @@ static const char *const exception_names[32] = {
 	"security exception", "reserved (31)",
 };
 
+/* Device interrupts and IPIs: the vector's handler, set by its driver at boot. */
 static trap_handler_t handlers[256];
-void (*trap_user_fault_hook)(struct trapframe *tf);
-bool (*trap_kernel_fault_fixup)(struct trapframe *tf);
-void (*trap_exit_hook)(struct trapframe *tf);
 
 const char *trap_name(int trapno)
 {
@@ -55,37 +61,60 @@ void trap_print_frame(const struct trapframe *tf)
 	       tf->es & 0xFFFF, tf->fs & 0xFFFF, tf->gs & 0xFFFF, read_cr0(), read_cr3(), read_cr4());
 }
 
+/*
+ * A CPU exception. From user mode it is the process's problem: a signal
+ * (kernel/signal.c), after the page-fault code has had its chance (a heap
+ * page on demand, a copy-on-write). From the kernel it is a bug, unless it
+ * is a user-access instruction that met a bad pointer: then the copy
+ * returns -EFAULT (kernel/mm/uaccess.c).
+ */
 static void handle_exception(struct trapframe *tf)
 {
-	if (trap_from_user(tf) && trap_user_fault_hook) {
-		trap_user_fault_hook(tf);
+	if (trap_from_user(tf)) {
+		signal_user_fault(tf);
 		return;
 	}
-	if (!trap_from_user(tf) && trap_kernel_fault_fixup && trap_kernel_fault_fixup(tf))
+	if (uaccess_fault_fixup(tf))
 		return;
 	panic_trap(tf, exception_names[tf->trapno]);
 }
 
-void trap_dispatch(struct trapframe *tf)
+static void handle_interrupt(struct trapframe *tf)
 {
 	struct cpu *c = this_cpu();
 	trap_handler_t h = handlers[tf->trapno];
 
-	if (tf->trapno < 32 && !h) {
+	c->irq_nesting++;
+	if (h)
+		h(tf);
+	else
+		printk("trap: unexpected vector %u on CPU %d\n", tf->trapno, c->id);
+	c->irq_nesting--;
+}
+
+/*
+ * The way back, the same for every trap and in this order:
+ *  1. a switch, if the tick or a wakeup asked for one and the code we
+ *     return to may be preempted (kernel/sched.c);
+ *  2. on the way to user mode, signals: a system call's restart, a default
+ *     action, a handler's frame (kernel/signal.c). After the switch, so a
+ *     task switched out here finds its signals when it runs again, and the
+ *     frame a handler gets is the one the task really returns to.
+ */
+static void trap_exit(struct trapframe *tf)
+{
+	sched_preempt_on_trap_exit(tf);
+	if (trap_from_user(tf))
+		signal_return_to_user(tf);
+}
+
+void trap_dispatch(struct trapframe *tf)
+{
+	if (tf->trapno == T_SYSCALL)
+		syscall_dispatch(tf);           /* kernel/syscall.c: the table, the BKL, the call */
+	else if (tf->trapno < 32 && !handlers[tf->trapno])
 		handle_exception(tf);
-	} else if (tf->trapno == T_SYSCALL) {
-		if (h)
-			h(tf);
-		else
-			tf->eax = (uint32_t)-38;    /* -ENOSYS before the syscall layer exists */
-	} else {
-		c->irq_nesting++;
-		if (h)
-			h(tf);
-		else
-			printk("trap: unexpected vector %u on CPU %d\n", tf->trapno, c->id);
-		c->irq_nesting--;
-	}
-	if (trap_exit_hook)
-		trap_exit_hook(tf);
+	else
+		handle_interrupt(tf);
+	trap_exit(tf);
 }

@@ -38,7 +38,7 @@ typedef void (*trap_handler_t)(struct trapframe *tf);
 
 void idt_init(void);            /* build the IDT (once) */
 void idt_load(void);            /* load it on this CPU */
-/* Route an interrupt vector to a handler (device IRQs, IPIs, the syscall gate). */
+/* Route an interrupt vector to a handler (device IRQs, IPIs). */
 void trap_set_handler(int vector, trap_handler_t handler);
 void trap_dispatch(struct trapframe *tf);
 void trap_print_frame(const struct trapframe *tf);
@@ -49,14 +49,6 @@ static inline bool trap_from_user(const struct trapframe *tf)
 	return (tf->cs & 3) == 3;
 }
 
-/*
- * Hooks set by later subsystems: a fault from user mode (kill the process),
- * a kernel page fault at a user-access instruction (return -EFAULT),
- * and what to do on the way out of an interrupt (preemption, signals).
- */
-extern void (*trap_user_fault_hook)(struct trapframe *tf);
-extern bool (*trap_kernel_fault_fixup)(struct trapframe *tf);
-extern void (*trap_exit_hook)(struct trapframe *tf);
 #endif
 
 #endif
