@@ -50,7 +50,7 @@ struct file_operations {
 	ssize_t (*write)(struct file *f, const char *ubuf, size_t n, loff_t *pos);
 	/* Return the new position (the VFS stores it in f->f_pos) or -errno. whence: SEEK_*. */
 	loff_t (*llseek)(struct file *f, loff_t offset, int whence);
-	/* A command the VFS did not answer itself (fs/ioctl.c): the driver's own. */
+	/* A command the VFS did not answer itself (fs/vfs_ioctl.c): the driver's own. */
 	long (*ioctl)(struct file *f, unsigned cmd, unsigned long arg);
 	/* Emit directory entries from f->f_pos on (see struct dir_context); 0 at the end or -errno. */
 	int (*readdir)(struct file *f, struct dir_context *ctx);
@@ -117,7 +117,7 @@ ssize_t vfs_read(struct file *f, char *ubuf, size_t n, loff_t *pos);
 ssize_t vfs_write(struct file *f, const char *ubuf, size_t n, loff_t *pos);
 /* The default llseek for files whose f_op has none. */
 loff_t generic_file_llseek(struct file *f, loff_t offset, int whence);
-/* ioctl: the generic commands (FIOCLEX, FIONCLEX, FIONBIO, FIONREAD), then f_op->ioctl (fs/ioctl.c). */
+/* ioctl: the generic commands (FIOCLEX, FIONCLEX, FIONBIO, FIONREAD), then f_op->ioctl (fs/vfs_ioctl.c). */
 long vfs_ioctl(struct file *f, int fd, unsigned cmd, unsigned long arg);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * The ioctl policy (issue 14): which ioctl() calls run under the BKL.
+ * The ioctl policy: which ioctl() calls run under the BKL.
  *   auto        the driver's flag decides (FOP_UNLOCKED_IOCTL: without the BKL);
  *   serialized  every ioctl under the BKL, as in Linux 2.6.6;
  *   unlocked    none, to show what breaks when a driver relied on it.

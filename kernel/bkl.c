@@ -17,12 +17,13 @@
  *     lock: task->lock_depth is -1 when the task does not hold the BKL, 0 after
  *     one lock_kernel(), 1 after two, and so on (Linux 2.6's convention).
  *
- *  2. It is released while its holder sleeps. schedule() notices a task with
- *     lock_depth >= 0 and drops the lock before switching away, and takes it
- *     back before the task runs again. The holder is never preempted by the
- *     timer (sched_trap_exit() leaves it running, as 2.6.6's spinlock BKL
- *     did), so only a sleep of its own lets other BKL users in. lock_depth is not touched, so the task never notices... except
- *     that the world may have changed while it slept. Another CPU may have
+ *  2. It is released while its holder sleeps or yields. schedule() notices
+ *     a task with lock_depth >= 0 and drops the lock before switching away,
+ *     and takes it back before the task runs again. The holder is never
+ *     preempted (sched.c's preemptible_now() leaves it running, as 2.6.6's
+ *     spinlock BKL did), so only a sleep or a yield of its own lets other
+ *     BKL users in. lock_depth is not touched, so the task never notices...
+ *     except that the world may have changed while it slept. Another CPU may have
  *     taken the BKL and changed the very data the sleeper was looking at.
  *
  *     So code under the BKL must re-check its conditions after anything that
@@ -54,9 +55,12 @@
 #include "kernel/x86/x86.h"
 
 /*
- * The lock itself: a ticket lock of its own rather than a spinlock_t, because
- * a spinlock_t disables preemption while held, and a BKL holder must stay
- * preemptible (it gives the lock up when preempted, rule 2).
+ * The lock itself: a ticket lock of its own rather than a spinlock_t,
+ * because a spinlock_t disables preemption for as long as it is held, and
+ * a BKL holder may sleep (rule 2): schedule() panics if called with a
+ * spinlock held. The holder is kept from preemption by its lock_depth
+ * instead (kernel/sched.c), and the lock is handed back and forth across
+ * its sleeps by bkl_release_for_switch() and bkl_reacquire_after_switch().
  */
 static struct {
 	volatile uint16_t owner;        /* ticket now being served */

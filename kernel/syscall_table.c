@@ -6,8 +6,8 @@
  * in only a few places, where code still relied on "nobody else is in the
  * kernel": reboot() is one the 2004 survey names, so it keeps the flag here.
  * Everything else protects its own data with its own locks (proc_lock,
- * mm->lock, the run queues), so it runs without the BKL. ioctl() goes to
- * fs/ioctl.c, where the drivers issue decides per driver (unlocked or not).
+ * mm->lock, the run queues), so it runs without the BKL. ioctl() has no
+ * flag here: fs/vfs_ioctl.c's needs_bkl() decides per driver, per call.
  *
  * To add a call: write long sys_NAME(args) in the file of its subsystem,
  * declare it in kernel/syscalls.h, add its number to kernel/uapi/unistd.h and
@@ -44,7 +44,7 @@ const struct syscall_desc syscall_table[] = {
 	SYSCALL(munmap,            2, 0),
 	SYSCALL(mprotect,          3, 0),
 	SYSCALL(mremap,            5, 0),
-	SYSCALL(ioctl,             3, 0),       /* fs/ioctl.c: vfs_ioctl decides */
+	SYSCALL(ioctl,             3, 0),       /* fs/ioctl.c; the BKL: fs/vfs_ioctl.c */
 	SYSCALL(getppid,           0, 0),
 	SYSCALL(reboot,            4, SYS_BKL),
 	SYSCALL(syslog,            3, 0),

@@ -82,7 +82,7 @@
 #define __NR_pipe2              331
 #define __NR_statx              383
 
-/* Signals, process groups, time, and what glibc calls at start-up (the userland issue). */
+/* Signals, process groups, time, and what glibc calls at start-up (user/compat/). */
 #define __NR_time                   13
 #define __NR_getuid                 24
 #define __NR_alarm                  27

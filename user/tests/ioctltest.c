@@ -1,5 +1,5 @@
 /*
- * /bin/ioctltest: the drivers and the ioctl path (issue 14).
+ * /bin/ioctltest: the drivers and the ioctl path.
  *
  *  - /dev/null, /dev/zero, /dev/full, /dev/rtc and the tty ioctls behave as
  *    on Linux (this part also runs on the host: build/ioctltest-linux);

@@ -148,7 +148,7 @@ static long long median(long long *v, int n)
 #define SLEEPS 40
 
 /*
- * The finding of issue 16: four processes in brk() stretched a 10 ms sleep to
+ * A bug this guards against: four processes in brk() stretched a 10 ms sleep to
  * 2 s at -smp 1 (every sleep: the median was as bad as the worst). The bound
  * is on the median, which a busy build machine stealing QEMU's CPU threads
  * now and then does not move; the worst case is printed.

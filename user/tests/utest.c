@@ -579,8 +579,8 @@ static void spin_and_measure(void)
 
 /*
  * With everyone else asleep (we wait in waitpid), a spinning process must get
- * the CPU, even at -smp 1: no runnable kernel thread may halt it (issue 16:
- * the boot thread's "sti; hlt" loop left it 52%).
+ * the CPU, even at -smp 1: no runnable kernel thread may halt it (a boot
+ * thread that waited in a "sti; hlt" loop once left it 52%).
  */
 static void t_cpu_share(void)
 {
