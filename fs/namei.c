@@ -96,8 +96,7 @@ int lookup_create(struct inode *dir, const struct qstr *name, uint32_t mode, boo
 	return r;
 }
 
-/* A symlink's target into a fresh PATH_MAX buffer (NUL-terminated). */
-static int read_link(struct inode *link, char **out)
+int vfs_read_link(struct inode *link, char **out)
 {
 	char *buf;
 	int n;
@@ -108,9 +107,9 @@ static int read_link(struct inode *link, char **out)
 	if (!buf)
 		return -ENOMEM;
 	n = link->i_op->readlink(link, buf, PATH_MAX - 1);
-	if (n < 0) {
+	if (n <= 0) {
 		kfree(buf);
-		return n;
+		return n < 0 ? n : -ENOENT;     /* an empty target names nothing, as in Linux */
 	}
 	buf[n] = '\0';
 	*out = buf;
@@ -131,16 +130,11 @@ static int follow_link(struct walk *w, struct inode *cur, struct inode *link, st
 		iput(link);
 		return -ELOOP;
 	}
-	n = read_link(link, &target);
+	n = vfs_read_link(link, &target);
 	iput(link);
 	if (n < 0) {
 		iput(cur);
 		return n;
-	}
-	if (n == 0) {
-		iput(cur);
-		kfree(target);
-		return -ENOENT;
 	}
 	r = walk_from(w, cur, target, target + n, LOOKUP_FOLLOW, out);
 	kfree(target);

@@ -27,6 +27,12 @@ struct walk_start {
 	struct inode *cwd;              /* a relative path's starting directory */
 };
 
+/*
+ * A symlink's target in a fresh PATH_MAX buffer (NUL-terminated; the caller
+ * kfree()s it): its length, or -errno. An empty target is -ENOENT, as
+ * Linux resolves one; -EINVAL if link is no symlink.
+ */
+int vfs_read_link(struct inode *link, char **out);
 /* Walk path (a kernel string) to a referenced inode in *out: 0 or -errno. */
 int path_walk(const struct walk_start *s, const char *path, unsigned flags, struct inode **out);
 /*

@@ -93,27 +93,6 @@ static int fops_for(struct inode *inode, const struct file_operations **fops)
 	}
 }
 
-/* A symlink's target, in a fresh PATH_MAX buffer. */
-static int link_target(struct inode *link, char **out)
-{
-	char *buf;
-	int n;
-
-	if (!link->i_op || !link->i_op->readlink)
-		return -EINVAL;
-	buf = kmalloc(PATH_MAX);
-	if (!buf)
-		return -ENOMEM;
-	n = link->i_op->readlink(link, buf, PATH_MAX - 1);
-	if (n <= 0) {
-		kfree(buf);
-		return n < 0 ? n : -ENOENT;
-	}
-	buf[n] = '\0';
-	*out = buf;
-	return 0;
-}
-
 /*
  * Find or create what an open() names: a referenced inode. With O_CREAT,
  * a symlink at the end is followed, and if it dangles, what it names is
@@ -151,7 +130,7 @@ static int open_lookup(const struct walk_start *s, const char *path, int flags, 
 	r = -ELOOP;
 	if (!(flags & O_NOFOLLOW) && depth < SYMLINK_MAX) {
 		r = path_walk(s, path, LOOKUP_FOLLOW, out);
-		if (r == -ENOENT && link_target(inode, &target) == 0) {
+		if (r == -ENOENT && vfs_read_link(inode, &target) > 0) {
 			struct walk_start from_link = { s->root, dir };
 
 			r = open_lookup(&from_link, target, flags, mode, out, depth + 1);

@@ -67,7 +67,7 @@ static const char *const new_child_exits[] = { "vfork", "clone", "clone3" };
 #define PLANTED_SEED 0                  /* fuzz_selftest=1: the child of this seed hangs on purpose */
 #define POLL_MS      5
 #define MAX_SLOTS    51                 /* 3 x 16 CPUs + 3 */
-#define KILL_ONE_IN  40                 /* each poll, the parent kills a running child with this odds */
+#define KILL_EVERY_NS 500000000LL      /* the parent kills a running child this often (0.5 s) */
 #define BIG_WRITE    65536
 #define EXIT_MISMATCH 3
 #define EXIT_WRONG    4
@@ -651,15 +651,31 @@ static bool too_slow_to_die(const struct slot *s, long long t)
 	return t - s->started > DIE_NS;
 }
 
-/* Now and then kill a running child, as a user would: it must die at once, whatever it is doing. */
+/*
+ * Every KILL_EVERY_NS, kill a running child picked at random, as a user
+ * would: it must die at once, whatever it is doing. By the clock, not by
+ * the number of polls, so a slow run (every call under the BKL, a busy
+ * host) still kills some.
+ */
 static void kill_one_at_random(struct slot *slots, int nslots)
 {
-	struct slot *s = &slots[rnd_below(nslots)];
+	static long long next_kill;
+	long long t = now_ns();
+	struct slot *s;
 
-	if (rnd_below(KILL_ONE_IN) || !s->pid || s->killed || s->replay || s->seed == PLANTED_SEED)
+	if (!next_kill)
+		next_kill = t + KILL_EVERY_NS;
+	if (t < next_kill)
 		return;
-	stats.kills++;
-	kill_slot(s, now_ns());
+	next_kill = t + KILL_EVERY_NS;
+	for (int tries = 0; tries < nslots; tries++) {
+		s = &slots[rnd_below(nslots)];
+		if (s->pid && !s->killed && !s->replay && s->seed != PLANTED_SEED) {
+			stats.kills++;
+			kill_slot(s, t);
+			return;
+		}
+	}
 }
 
 /* Kill a child that runs too long; report one that will not die. */
