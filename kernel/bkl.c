@@ -20,10 +20,11 @@
  *  2. It is released while its holder sleeps. schedule() notices a task with
  *     lock_depth >= 0 and drops the lock before switching away, and takes it
  *     back before the task runs again. The holder is never preempted by the
- *     timer (sched_trap_exit() leaves it running, as 2.6.6's spinlock BKL
- *     did), so only a sleep of its own lets other BKL users in. lock_depth is not touched, so the task never notices... except
- *     that the world may have changed while it slept. Another CPU may have
- *     taken the BKL and changed the very data the sleeper was looking at.
+ *     timer (preemptible_now() in kernel/sched.c leaves it running, as
+ *     2.6.6's spinlock BKL did), so only a sleep of its own lets other BKL
+ *     users in. lock_depth is not touched, so the task never notices...
+ *     except that the world may have changed while it slept. Another CPU may
+ *     have taken the BKL and changed the very data the sleeper was looking at.
  *
  *     So code under the BKL must re-check its conditions after anything that
  *     can sleep (kmalloc that may wait, a wait queue, copying from user space
@@ -55,8 +56,9 @@
 
 /*
  * The lock itself: a ticket lock of its own rather than a spinlock_t, because
- * a spinlock_t disables preemption while held, and a BKL holder must stay
- * preemptible (it gives the lock up when preempted, rule 2).
+ * a spinlock_t disables preemption while held, and schedule() refuses to
+ * switch away from a task with preemption off: a BKL holder must be able to
+ * sleep, giving the lock up while it does (rule 2).
  */
 static struct {
 	volatile uint16_t owner;        /* ticket now being served */
