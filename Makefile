@@ -261,8 +261,8 @@ bench: all
 
 # ---- the teaching labs (docs/labs/) ----------------------------------------------
 # make handout LAB=n: the student tree of lab n, with that lab's solution regions
-# (/* LABn: BEGIN */ ... /* LABn: END */) replaced by stubs, in build/handout-labN/
-# and build/handout-labN.tar.gz. make grade LAB=n: that lab's checks, in QEMU, on
+# (/* LABn: BEGIN name */ ... /* LABn: END */) replaced by their stubs from
+# tools/labs/labN.stubs, in build/handout-labN/ and build/handout-labN.tar.gz. make grade LAB=n: that lab's checks, in QEMU, on
 # this tree (run it in the student's tree to grade the student's work).
 LAB ?=
 handout:

@@ -12,17 +12,13 @@
  * Many drivers of 2004 guarded their data with the BKL ("The Big Kernel
  * Lock lives on" found most of 2.6.6's lock_kernel() calls in drivers).
  */
-/* LAB6: BEGIN */
+/* LAB6: BEGIN locking-comment */
 /*
- * This one did too, until lab 6: under a load of writers on every CPU its
- * lock_kernel() in write() topped /proc/bkl. Now the journal has a spinlock
- * of its own, held only while the journal changes or is copied, never
- * across a copy from or to user space (which may fault, and so sleep).
+ * This one did too: under a load of writers on every CPU, its lock_kernel()
+ * in write() topped /proc/bkl. Now the journal has a spinlock of its own,
+ * held only while the journal changes or is copied, never across a copy
+ * from or to user space (which may fault, and so sleep).
  */
-/* LAB6: STUB */
-#if 0
-/* TODO(lab6): this one still does (docs/labs/lab6-lock-statistics.md). */
-#endif
 /* LAB6: END */
 #include "drivers/journal.h"
 
@@ -45,13 +41,13 @@ struct record {
 	char text[JOURNAL_RECORD_MAX];
 };
 
-/* The journal. Lab 6: find out what protects it, and give it a lock of its own. */
+/* The journal: the numbers given out and the newest records. */
 static struct {
 	uint32_t next;                          /* the next sequence number to give out */
 	uint64_t seqsum;                        /* the sum of those given out */
 	struct record kept[JOURNAL_KEEP];       /* record seq is in kept[seq % JOURNAL_KEEP] */
 } journal = { 1, 0, { { 0 } } };
-/* LAB6: BEGIN */
+/* LAB6: BEGIN journal-lock */
 static spinlock_t journal_lock = SPINLOCK_INIT("journal");     /* protects journal */
 /* LAB6: END */
 
@@ -77,17 +73,10 @@ static ssize_t journal_write(struct file *f, const char *ubuf, size_t n, loff_t 
 		return -EFAULT;
 	rec.len = (uint32_t)n;
 	rec.cpu = cpu_id();
-	/* LAB6: BEGIN */
+	/* LAB6: BEGIN write-append */
 	spin_lock(&journal_lock);
 	journal_append(&rec);
 	spin_unlock(&journal_lock);
-	/* LAB6: STUB */
-#if 0
-	/* TODO(lab6): as in 2004, the whole kernel's lock guards this driver's journal. */
-	lock_kernel();
-	journal_append(&rec);
-	unlock_kernel();
-#endif
 	/* LAB6: END */
 	return (ssize_t)n;
 }
@@ -125,16 +114,10 @@ static ssize_t journal_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 		goto out;
 	}
 	/* A snapshot under the lock; the formatting and the copy to user space after it. */
-	/* LAB6: BEGIN */
+	/* LAB6: BEGIN read-snapshot */
 	spin_lock(&journal_lock);
 	*snap = journal;
 	spin_unlock(&journal_lock);
-	/* LAB6: STUB */
-#if 0
-	lock_kernel();          /* TODO(lab6) */
-	*snap = journal;
-	unlock_kernel();
-#endif
 	/* LAB6: END */
 	len = journal_format(buf, snap);
 	if (*pos < len) {

@@ -5,27 +5,15 @@
  * way, as an update with real work in it would: read, work, write back.
  * Two updates of one slot that overlap lose one of them, unless a lock
  * keeps each whole.
- *
- * Written as in 2004, with no lock and no flag, the driver has its ioctl
- * called under the BKL (as Linux 2.6.6 called every ioctl), and that alone
- * keeps the updates whole; it also keeps every other CPU's ioctls, of any
- * driver, waiting.
  */
-/* LAB5: BEGIN */
+/* LAB5: BEGIN locking-comment */
 /*
- * This version does what the May 2004 mail "Unserializing ioctl() system
- * calls" proposed: it manages its own concurrency, one lock per slot, and
- * says so with FOP_UNLOCKED_IOCTL. Updates of different slots then run on
- * different CPUs at once, and none is lost under any ioctl= policy.
+ * Each slot has a lock of its own, and tally_fops says so with
+ * FOP_UNLOCKED_IOCTL, as the May 2004 mail "Unserializing ioctl() system
+ * calls" proposed: the VFS calls tally_ioctl() without the BKL. Updates of
+ * different slots then run on different CPUs at once, and none is lost
+ * under any ioctl= policy.
  */
-/* LAB5: STUB */
-#if 0
-/*
- * TODO(lab5): this is the 2004 version. Make it manage its own concurrency,
- * as the May 2004 mail "Unserializing ioctl() system calls" proposed, and
- * say so with FOP_UNLOCKED_IOCTL (docs/labs/lab5-unserializing-ioctl.md).
- */
-#endif
 /* LAB5: END */
 #include "drivers/tally.h"
 
@@ -41,7 +29,7 @@
 
 /* A slot on a cache line of its own, so that CPUs updating different slots do not share one. */
 struct slot {
-	/* LAB5: BEGIN */
+	/* LAB5: BEGIN slot-lock */
 	spinlock_t lock;                /* protects count */
 	/* LAB5: END */
 	uint64_t count;
@@ -56,19 +44,15 @@ static struct slot *slot_lock(unsigned i)
 {
 	struct slot *s = &slots[i];
 
-	/* LAB5: BEGIN */
+	/* LAB5: BEGIN lock-slot */
 	spin_lock(&s->lock);
-	/* LAB5: STUB */
-#if 0
-	/* TODO(lab5): nothing protects s here but the BKL the VFS takes around the ioctl. */
-#endif
 	/* LAB5: END */
 	return s;
 }
 
 static void slot_unlock(struct slot *s)
 {
-	/* LAB5: BEGIN */
+	/* LAB5: BEGIN unlock-slot */
 	spin_unlock(&s->lock);
 	/* LAB5: END */
 }
@@ -134,12 +118,8 @@ static long tally_ioctl(struct file *f, unsigned cmd, unsigned long arg)
 
 static const struct file_operations tally_fops = {
 	.name = "tally",
-	/* LAB5: BEGIN */
+	/* LAB5: BEGIN unlocked-flag */
 	.flags = FOP_UNLOCKED_IOCTL,    /* "I manage my own concurrency": no BKL around tally_ioctl */
-	/* LAB5: STUB */
-#if 0
-	.flags = 0,                     /* TODO(lab5): the VFS serializes this driver's ioctls with the BKL */
-#endif
 	/* LAB5: END */
 	.ioctl = tally_ioctl,
 };
@@ -148,7 +128,7 @@ void tally_init(void)
 {
 	int r;
 
-	/* LAB5: BEGIN */
+	/* LAB5: BEGIN init-locks */
 	for (unsigned i = 0; i < TALLY_SLOTS; i++)
 		spin_lock_init(&slots[i].lock, "tally slot");
 	/* LAB5: END */

@@ -23,8 +23,8 @@
  *     preempted (sched.c's preemptible_now() leaves it running, as 2.6.6's
  *     spinlock BKL did), so only a sleep or a yield of its own lets other
  *     BKL users in. lock_depth is not touched, so the task never notices...
- *     except that the world may have changed while it slept. Another CPU may have
- *     taken the BKL and changed the very data the sleeper was looking at.
+ *     except that the world may have changed while it slept. Another CPU may
+ *     have taken the BKL and changed the very data the sleeper was looking at.
  *
  *     So code under the BKL must re-check its conditions after anything that
  *     can sleep (kmalloc that may wait, a wait queue, copying from user space
@@ -170,23 +170,11 @@ void lock_kernel_site(struct bkl_site *site)
 		return;
 	}
 	/* Rule 1: a holder just counts one level deeper. */
-	/* LAB3: BEGIN */
+	/* LAB3: BEGIN recursion */
 	if (t->lock_depth >= 0) {
 		t->lock_depth++;
 		return;
 	}
-	/* LAB3: STUB */
-#if 0
-	/*
-	 * TODO(lab3): rule 1. The holder must not queue for a lock it already
-	 * has (its ticket would never be served): count one level deeper in
-	 * t->lock_depth instead. Until then, say loudly that it happened.
-	 */
-	if (t->lock_depth >= 0) {
-		bkl_report("TODO(lab3): lock_kernel() by the BKL's own holder", site->file, site->line);
-		return;
-	}
-#endif
 	/* LAB3: END */
 	/*
 	 * No preemption between taking the lock and recording it in lock_depth:
@@ -211,15 +199,11 @@ void unlock_kernel_site(const char *file, int line)
 		bkl_report("unlock_kernel() without lock_kernel()", file, line);
 		return;
 	}
-	/* LAB3: BEGIN */
+	/* LAB3: BEGIN outermost-unlock */
 	if (t->lock_depth > 0) {
 		t->lock_depth--;        /* still held by an outer lock_kernel() */
 		return;
 	}
-	/* LAB3: STUB */
-#if 0
-	/* TODO(lab3): only the outermost unlock_kernel() releases the lock. */
-#endif
 	/* LAB3: END */
 	preempt_disable();
 	t->lock_depth = -1;
@@ -235,43 +219,25 @@ bool kernel_locked(void)
 /* Rule 2, first half: schedule() calls this, interrupts off, before switching away from prev. */
 void bkl_release_for_switch(struct task *prev)
 {
-	/* LAB3: BEGIN */
+	/* LAB3: BEGIN release-on-sleep */
 	if (prev->lock_depth < 0)
 		return;
 	if (kernel_flag.holder != prev)
 		panic("BKL: task %d (%s) has lock_depth %d but does not hold the lock",
 		      prev->pid, prev->name, prev->lock_depth);
 	bkl_raw_release();
-	/* LAB3: STUB */
-#if 0
-	/*
-	 * TODO(lab3): rule 2. If prev holds the BKL (its lock_depth says so),
-	 * let the lock go for as long as prev is off the CPU, without touching
-	 * lock_depth. Until then a holder sleeps with the BKL and every other
-	 * CPU that wants it spins until the holder wakes, if it ever does.
-	 */
-#endif
 	/* LAB3: END */
 }
 
 /* Rule 2, second half: a holder that slept takes the lock back before it goes on. */
 void bkl_reacquire_after_switch(struct task *next)
 {
-	/* LAB3: BEGIN */
+	/* LAB3: BEGIN reacquire-after-sleep */
 	if (next->lock_depth < 0)
 		return;
 	preempt_disable();
 	bkl_raw_acquire(next->bkl_site, true);
 	preempt_enable();
-	/* LAB3: STUB */
-#if 0
-	/*
-	 * TODO(lab3): rule 2, second half: a task that held the BKL when it
-	 * went to sleep takes it back before it runs on (charge the wait to
-	 * the site it first took the lock at, next->bkl_site, as a
-	 * reacquisition).
-	 */
-#endif
 	/* LAB3: END */
 }
 

@@ -50,11 +50,11 @@ static void parse_mem_counters(const struct multiboot_info *mbi)
  * The loader's memory map: mmap_length bytes of entries at mmap_addr. Each
  * entry starts with its own size, which does not count the size field
  * itself, so the next entry is size + 4 bytes further on (Multiboot 0.6.96,
- * section 3.3). Lab 1 has you write this walk.
+ * section 3.3).
  */
 static void parse_mmap(const struct multiboot_info *mbi)
 {
-	/* LAB1: BEGIN */
+	/* LAB1: BEGIN mmap-walk */
 	uint32_t off = 0;
 
 	note_info_extent(mbi->mmap_addr, mbi->mmap_length);
@@ -67,16 +67,6 @@ static void parse_mmap(const struct multiboot_info *mbi)
 		r->type = e->type;
 		off += e->size + 4;
 	}
-	/* LAB1: STUB */
-#if 0
-	/*
-	 * TODO(lab1): walk the entries at mbi->mmap_addr (boot_ptr() turns a
-	 * physical address into a pointer) and fill boot_info.regions[] and
-	 * boot_info.nregions. Until then the kernel boots on the two legacy
-	 * counters, which know nothing of the holes the firmware reserved.
-	 */
-	parse_mem_counters(mbi);
-#endif
 	/* LAB1: END */
 }
 

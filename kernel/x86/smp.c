@@ -95,11 +95,11 @@ static void __noreturn ap_main(struct cpu *c)
 /*
  * INIT, then two STARTUPs, with the waits the Intel SDM gives (vol. 3,
  * 8.4.4.1). A STARTUP's vector is the page number of the real-mode code
- * the AP starts in: the trampoline's, below 1 MiB. Lab 2 has you write it.
+ * the AP starts in: the trampoline's, below 1 MiB.
  */
 static void send_init_sipi_sipi(uint32_t apic_id, uint32_t shorthand)
 {
-	/* LAB2: BEGIN */
+	/* LAB2: BEGIN init-sipi-sipi */
 	lapic_send_ipi(apic_id, shorthand | ICR_INIT | ICR_LEVEL_ASSERT | ICR_TRIGGER_LEVEL);
 	lapic_send_ipi(apic_id, shorthand | ICR_INIT | ICR_TRIGGER_LEVEL);     /* de-assert, for old APICs */
 	mdelay(10);
@@ -107,15 +107,6 @@ static void send_init_sipi_sipi(uint32_t apic_id, uint32_t shorthand)
 		lapic_send_ipi(apic_id, shorthand | ICR_STARTUP | (TRAMP_PA >> 12));
 		udelay(200);
 	}
-	/* LAB2: STUB */
-#if 0
-	/*
-	 * TODO(lab2): wake the AP(s): INIT (assert, then de-assert), wait 10 ms,
-	 * then two STARTUP IPIs whose vector makes the AP start at TRAMP_PA,
-	 * 200 us apart (lapic_send_ipi(), mdelay(), udelay()). Until then no
-	 * AP ever runs and the kernel carries on with the boot CPU alone.
-	 */
-#endif
 	/* LAB2: END */
 }
 

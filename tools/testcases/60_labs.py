@@ -1,9 +1,10 @@
 """The teaching labs (docs/labs/): each grader means something.
 
 For every lab: its handout (tools/handout.py, the solution regions replaced by
-stubs) builds with -Werror and its grader FAILS there; the same grader gives
-the full tree full marks. The handouts are seeded with this tree's objects
-(--seed-build), so each build recompiles only the files with stubbed regions.
+the stubs of tools/labs/labN.stubs) builds with -Werror and its grader FAILS
+there; the same grader gives the full tree full marks. The handouts are
+seeded with this tree's objects (--seed-build), so each build recompiles only
+the files with stubbed regions.
 """
 import os
 import re
@@ -52,28 +53,63 @@ def check_pages(h):
 
 
 def check_regions(h):
-    """tools/handout.py refuses broken markers, and a stub replaces exactly its region."""
-    name = "labs[handout.py: stubs replace regions; broken markers are refused]"
+    """tools/handout.py: a stub replaces exactly its region; broken markers and orphan stubs are refused."""
+    name = "labs[handout.py: a stub replaces exactly its region; broken markers and orphan stubs are refused]"
     if not h.wanted(name):
         return
     sys.path.insert(0, os.path.join(h.ROOT, "tools"))
     import handout
-    good = ("a\n\t/* LAB7: BEGIN */\n\tsecret();\n\t/* LAB7: STUB */\n#if 0\n\tstub(); /* TODO(lab7) */\n"
-            "#endif\n\t/* LAB7: END */\nb\n\t/* LAB8: BEGIN */\n\tother();\n\t/* LAB8: END */\n")
+    good = ("a\n\t/* LAB7: BEGIN secret */\n\tsecret();\n\t/* LAB7: END */\nb\n"
+            "\t/* LAB8: BEGIN other */\n\tother();\n\t/* LAB8: END */\n")
     problems = []
-    text, n = handout.strip(good, 7, "good.c")
-    if n != 1 or text != "a\n\tstub(); /* TODO(lab7) */\nb\n\t/* LAB8: BEGIN */\n\tother();\n\t/* LAB8: END */\n":
-        problems.append(f"lab 7 of good.c came out as {text!r}")
-    text, n = handout.strip(good, 8, "good.c")
-    if n != 1 or "other()" in text or "/* TODO(lab8): see docs/labs/" not in text or "secret();" not in text:
-        problems.append(f"lab 8 of good.c came out as {text!r}")
-    for bad in ("/* LAB1: BEGIN */\nx\n", "/* LAB1: END */\n", "/* LAB1: BEGIN */\n/* LAB2: BEGIN */\n",
-                "/* LAB1: BEGIN */\n/* LAB2: END */\n", "/* LAB1: BEGIN */\n/* LAB1: STUB */\n/* LAB1: STUB */\n"):
+
+    def refused(what, fn, *args):
         try:
-            handout.strip(bad, 1, "bad.c")
-            problems.append(f"accepted {bad!r}")
+            fn(*args)
+            problems.append(f"accepted {what}")
         except handout.RegionError:
             pass
+
+    try:
+        stubs = handout.parse_stubs("# notes for the teacher\n\n=== good.c: secret ===\n\n"
+                                    "\tstub(); /* TODO(lab7) */\n\n\n", "lab7.stubs")
+        if stubs != {("good.c", "secret"): ["\tstub(); /* TODO(lab7) */\n"]}:
+            problems.append(f"lab7.stubs parsed as {stubs!r}")
+        text, n = handout.strip(good, 7, "good.c", stubs)
+        if n != 1 or text != "a\n\tstub(); /* TODO(lab7) */\nb\n\t/* LAB8: BEGIN other */\n\tother();\n\t/* LAB8: END */\n":
+            problems.append(f"lab 7 of good.c came out as {text!r}")
+        text, n = handout.strip(good, 8, "good.c", {})
+        if (n != 1 or "other()" in text or "LAB8" in text or "\t/* TODO(lab8): see docs/labs/" not in text
+                or "\tsecret();\n" not in text):
+            problems.append(f"lab 8 of good.c, without a stub, came out as {text!r}")
+        text, n = handout.strip(good, 8, "good.c", {("good.c", "other"): ["\tstub8();\n"]})
+        if n != 1 or not re.search(r"\nb\n\t/\* TODO\(lab8\): see docs/labs/\S* \*/\n\tstub8\(\);\n$", text):
+            problems.append(f"a stub without TODO(lab8) came out as {text!r}")
+    except handout.RegionError as e:
+        problems.append(f"refused good.c: {e}")
+    for bad in ("/* LAB1: BEGIN x */\nx\n",                                  # no END
+                "/* LAB1: END */\n",                                           # END outside a region
+                "/* LAB1: BEGIN x */\n/* LAB2: BEGIN y */\n",                 # nested
+                "/* LAB1: BEGIN x */\n/* LAB2: END */\n",                     # END of another lab
+                "/* LAB1: BEGIN */\n/* LAB1: END */\n",                       # no name
+                "/* LAB1: BEGIN Bad_Name */\n/* LAB1: END */\n",
+                "/* LAB1: BEGIN x */\n/* LAB1: END x */\n",                   # END takes no name
+                "/* LAB1: BEGIN x */\n/* LAB1: STUB */\n/* LAB1: END */\n",  # the old format
+                "/* LAB1: BEGIN x */\n#if 0\nstub();\n#endif\n/* LAB1: END */\n",
+                "f(); /* LAB1: BEGIN x */\n/* LAB1: END */\n",                # not a line of its own
+                "/* LAB1: BEGIN x*/\n/* LAB1: END */\n",
+                "/* LAB1: BEGIN x */\n/* LAB1: END */\n/* LAB2: BEGIN x */\n/* LAB2: END */\n"):  # one name twice
+        refused(repr(bad), handout.strip, bad, 1, "bad.c", {})
+    refused("a stub whose region is missing", handout.strip, good, 7, "good.c",
+            {("good.c", "secret"): ["\ts();\n"], ("good.c", "gone"): ["\tg();\n"]})
+    refused("a stub for a region of another lab", handout.strip, good, 7, "good.c",
+            {("good.c", "other"): ["\to();\n"]})
+    refused("a stub for a file without regions", handout.check_stubs, 7,
+            {("nowhere.c", "secret"): ["\ts();\n"]}, {"good.c": [(7, "secret", 1, 3)]})
+    for bad in ("stub();\n=== a.c: x ===\n",                     # text before the first head
+                "=== a.c x ===\nstub();\n",                      # a broken head
+                "=== a.c: x ===\ns();\n=== a.c: x ===\nt();\n"):  # two stubs for one region
+        refused(f"the stub file {bad!r}", handout.parse_stubs, bad, "bad.stubs")
     h.record(name, not problems, "; ".join(problems))
 
 
