@@ -43,7 +43,7 @@ struct task {
 	struct list_head run_link;      /* on its CPU's run queue while waiting for the CPU */
 	bool on_rq;                     /* counted by a run queue: queued or running */
 	bool preempted;                 /* its last switch-out was a preemption, not a sleep */
-	bool in_preempt;                /* inside the preemption path (sched_trap_exit) */
+	bool in_preempt;                /* inside the preemption path (preempt_now) */
 	bool queued;                    /* linked on run_link */
 	volatile bool on_cpu;           /* executing, or still switching out: its stack is in use */
 	int migrate_to;                 /* -1, or the CPU to move to once switched out (affinity) */
