@@ -68,11 +68,16 @@ static bool needs_bkl(const struct file_operations *fops, enum ioctl_mode mode)
 	}
 }
 
-/* The driver's ioctl, inside the BKL or not. */
+/*
+ * The driver's ioctl, inside the BKL or not. Counted in and out around it, so
+ * that a switch of the policy can wait for the calls that began before it.
+ */
 static long driver_ioctl(struct file *f, unsigned cmd, unsigned long arg)
 {
 	const struct file_operations *fops = f->f_op;
-	bool locked = needs_bkl(fops, ioctl_mode_get());
+	enum ioctl_mode mode;
+	unsigned ticket = ioctl_call_begin(&mode);
+	bool locked = needs_bkl(fops, mode);
 	uint64_t wait = 0;
 	long r;
 
@@ -85,6 +90,7 @@ static long driver_ioctl(struct file *f, unsigned cmd, unsigned long arg)
 	r = fops->ioctl(f, cmd, arg);
 	if (locked)
 		unlock_kernel();
+	ioctl_call_end(ticket);
 	ioctl_stats_account(fops, locked, wait);
 	return r;
 }

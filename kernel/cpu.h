@@ -21,6 +21,8 @@ struct cpu {
 	volatile bool online;           /* set by the CPU itself once it can take work */
 	struct task *curr;              /* the task running on this CPU (read it as `current`) */
 	struct task *idle;              /* this CPU's idle task */
+	/* The stack it booted on, which its idle task keeps: [stack_lo, stack_hi), for backtraces. */
+	uint32_t stack_lo, stack_hi;
 	int preempt_count;              /* >0: the scheduler must not switch away (spinlocks) */
 	int irq_nesting;                /* >0 while this CPU is in an interrupt handler */
 	volatile bool need_resched;     /* set by the tick or a wakeup IPI, checked on return */

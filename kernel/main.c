@@ -74,11 +74,14 @@ static int boot_thread(void *unused)
 }
 
 void kmain(uint32_t magic, physaddr_t mbi_phys);
+extern char boot_stack_bottom[], boot_stack_top[];     /* boot/multiboot.S */
 
 void kmain(uint32_t magic, physaddr_t mbi_phys)
 {
 	/* Segments first: printk's lock needs this_cpu(), which needs %gs. */
 	cpus[0].id = 0;
+	cpus[0].stack_lo = (uint32_t)boot_stack_bottom;
+	cpus[0].stack_hi = (uint32_t)boot_stack_top;
 	gdt_init_cpu(&cpus[0]);
 	console_init();
 	print_banner();

@@ -3,8 +3,8 @@
 
 #include "kernel/cpu.h"
 #include "kernel/ksyms.h"
-#include "kernel/mm/memlayout.h"
 #include "kernel/printk.h"
+#include "kernel/task.h"
 #include "kernel/x86/trap.h"
 #include "kernel/x86/x86.h"
 
@@ -22,28 +22,102 @@ static void print_frame_line(uint32_t eip)
 		printk("  [<%08x>] ?\n", eip);
 }
 
-/* Follows the chain of saved frame pointers; every function is built with -fno-omit-frame-pointer. */
-static void walk_frames(uint32_t ebp)
+#define MAX_FRAMES 32
+
+/* The return address of trap_common's call to trap_dispatch() (kernel/x86/trapentry.S). */
+extern const uint32_t trap_dispatch_return;
+
+/* A stack a backtrace may read: [lo, hi). */
+struct stack_range {
+	uint32_t lo, hi;
+};
+
+/*
+ * The kernel stack that holds ebp: the current task's, or the stack this CPU
+ * booted on, where its idle task runs (with the interrupts that arrive in
+ * the idle loop: there is no separate interrupt stack). Anything else, such
+ * as the user's %ebp above a system call's trap frame or a corrupted frame
+ * pointer, is no stack a report may read.
+ */
+static bool stack_holding(uint32_t ebp, struct stack_range *r)
 {
-	for (int depth = 0; ebp && depth < 32; depth++) {
-		uint32_t *frame = (uint32_t *)ebp;
-		if (ebp < KERNEL_BASE || (ebp & 3))
-			break;
+	struct cpu *c = this_cpu();
+	struct task *t = c->curr;
+
+	if (t && t->kstack) {
+		r->lo = (uint32_t)t->kstack;
+		r->hi = r->lo + KSTACK_SIZE;
+		if (ebp >= r->lo && ebp < r->hi)
+			return true;
+	}
+	r->lo = c->stack_lo;
+	r->hi = c->stack_hi;
+	return ebp >= r->lo && ebp < r->hi;
+}
+
+/* Do the n bytes at p lie inside r? */
+static bool inside(const struct stack_range *r, uint32_t p, uint32_t n)
+{
+	return p >= r->lo && p <= r->hi && n <= r->hi - p;
+}
+
+/* If the frame at ebp is trap_dispatch()'s, the trap frame it was called with (its argument); else NULL. */
+static const struct trapframe *trap_frame_of(const struct stack_range *r, uint32_t ebp)
+{
+	const uint32_t *frame = (const uint32_t *)ebp;
+	uint32_t tf;
+
+	if (frame[1] != trap_dispatch_return || !inside(r, ebp + 8, 4))
+		return NULL;
+	tf = frame[2];
+	/* A trap from kernel mode has no esp and ss: its frame ends there. */
+	if ((tf & 3) || !inside(r, tf, offsetof(struct trapframe, esp)))
+		return NULL;
+	return (const struct trapframe *)tf;
+}
+
+/*
+ * Follows the chain of saved frame pointers (every function is built with
+ * -fno-omit-frame-pointer), one line per return address; returns how many.
+ * A report must never fault, so the walk reads only the kernel stack it
+ * started on, and each frame must be aligned and lie above the one before
+ * (the stack grows down). It ends at the trap frame of an entry from user
+ * mode: what lies beyond is the program's, and its %ebp is whatever the
+ * program left there.
+ */
+static int walk_frames(uint32_t ebp)
+{
+	struct stack_range r;
+	int n = 0;
+
+	if (!stack_holding(ebp, &r))
+		return 0;
+	while (n < MAX_FRAMES && !(ebp & 3) && inside(&r, ebp, 8)) {
+		const uint32_t *frame = (const uint32_t *)ebp;
+		const struct trapframe *tf;
+
 		if (!frame[1])
 			break;
 		print_frame_line(frame[1] - 1);    /* -1: the call, not the instruction after it */
-		if (frame[0] <= ebp)               /* the stack grows down: frames must go up */
+		n++;
+		tf = trap_frame_of(&r, ebp);
+		if (tf && trap_from_user(tf)) {
+			printk("  -- user mode: eip %08x, ebp %08x --\n", tf->eip, tf->ebp);
+			break;
+		}
+		if (frame[0] <= ebp)
 			break;
 		ebp = frame[0];
 	}
+	return n;
 }
 
-void dump_backtrace_from(uint32_t eip, uint32_t ebp)
+int dump_backtrace_from(uint32_t eip, uint32_t ebp)
 {
 	printk("Backtrace:\n");
 	if (eip)
 		print_frame_line(eip);
-	walk_frames(ebp);
+	return (eip ? 1 : 0) + walk_frames(ebp);
 }
 
 /*
@@ -68,14 +142,21 @@ static uint32_t caller_if_frameless(uint32_t eip, uint32_t esp)
 	return *(uint32_t *)esp;
 }
 
-void dump_backtrace(uint32_t ebp)
+int dump_backtrace(uint32_t ebp)
 {
-	dump_backtrace_from(0, ebp);
+	return dump_backtrace_from(0, ebp);
 }
 
-/* Only one CPU reports; any other CPU that panics meanwhile just stops. */
-static void enter_panic(void)
+/*
+ * Only one CPU reports; any other CPU that panics meanwhile just stops.
+ * Returns how many panics this CPU is already in: 0 for the first. The
+ * panicking CPU comes back here if its report faults (a bad pointer in the
+ * message, a bug in the report itself); the report that faulted once would
+ * fault again, so its callers print less each time round.
+ */
+static int enter_panic(void)
 {
+	static int nested;      /* written only by the panicking CPU */
 	int me = this_cpu()->id;
 	int expected = -1;
 
@@ -85,10 +166,13 @@ static void enter_panic(void)
 		if (expected != me)
 			for (;;)
 				hlt();
+		console_force_unlock();         /* the fault may have come in the middle of a printk */
+		return ++nested;
 	}
 	if (panic_stop_other_cpus)
 		panic_stop_other_cpus();
 	console_force_unlock();
+	return 0;
 }
 
 static void __noreturn halt_forever(void)
@@ -100,32 +184,51 @@ static void __noreturn halt_forever(void)
 	}
 }
 
+/* A panic while reporting a nested panic: nothing more may be printed safely. */
+static void __noreturn halt_silently(void)
+{
+	for (;;) {
+		cli();
+		hlt();
+	}
+}
+
 void panic(const char *fmt, ...)
 {
+	int nested = enter_panic();
 	va_list ap;
 
-	enter_panic();
+	if (nested > 1)
+		halt_silently();
 	printk("\nKernel panic on CPU %d: ", this_cpu()->id);
 	va_start(ap, fmt);
 	vprintk(fmt, ap);
 	va_end(ap);
 	printk("\n");
-	dump_backtrace(read_ebp());
+	if (nested)
+		printk("(a panic while reporting a panic: no backtrace)\n");
+	else
+		dump_backtrace(read_ebp());
 	halt_forever();
 }
 
 void panic_trap(struct trapframe *tf, const char *what)
 {
-	enter_panic();
+	int nested = enter_panic();
+
+	if (nested > 1)
+		halt_silently();
 	printk("\nKernel panic on CPU %d: %s\n", this_cpu()->id, what);
 	trap_print_frame(tf);
 	printk("Backtrace:\n");
 	print_frame_line(tf->eip);
-	if (!trap_from_user(tf)) {
+	if (nested) {
+		printk("(a fault while reporting a panic: no more backtrace)\n");
+	} else if (!trap_from_user(tf)) {
 		uint32_t caller = caller_if_frameless(tf->eip, (uint32_t)&tf->esp);
 		if (caller)
 			print_frame_line(caller - 1);
+		walk_frames(tf->ebp);
 	}
-	walk_frames(tf->ebp);
 	halt_forever();
 }

@@ -9,9 +9,13 @@ struct trapframe;
 void panic(const char *fmt, ...) __noreturn __printf(1, 2);
 /* A panic caused by a CPU exception: also prints the trap frame. */
 void panic_trap(struct trapframe *tf, const char *what) __noreturn;
-/* Print "Backtrace:" and one symbolized line per frame, following saved %ebp. */
-void dump_backtrace(uint32_t ebp);
-void dump_backtrace_from(uint32_t eip, uint32_t ebp);
+/*
+ * Print "Backtrace:" and one symbolized line per frame, following saved %ebp
+ * within the current kernel stack only, up to a trap frame from user mode;
+ * returns the number of frame lines printed.
+ */
+int dump_backtrace(uint32_t ebp);
+int dump_backtrace_from(uint32_t eip, uint32_t ebp);
 
 /* Set by SMP code: stop every other CPU (NMI-like IPI). NULL before the APs are up. */
 extern void (*panic_stop_other_cpus)(void);

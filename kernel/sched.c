@@ -249,6 +249,25 @@ static struct task *pick_next(struct runqueue *rq, struct cpu *c)
 }
 
 /*
+ * The end of a schedule() that picked the task it was called from (a yield
+ * with nobody else queued here): the task runs on, but if it holds the BKL
+ * it has just let it go (bkl_release_for_switch()), and takes it back now, as
+ * it would after a real switch. Linux 2.6's schedule() did the same
+ * (release_kernel_lock() and reacquire_kernel_lock() around the switch,
+ * even when next == prev): otherwise a holder that polls with sched_yield()
+ * keeps a waiter on another CPU spinning for as long as it polls. The
+ * ticket lock is fair, so a waiter's ticket is served before ours.
+ * Preemption stays off until the lock is back, as after a switch.
+ */
+static void bkl_retake_running_on(uint32_t flags)
+{
+	preempt_disable();
+	irq_restore(flags);
+	bkl_reacquire_after_switch(current);
+	preempt_enable();
+}
+
+/*
  * Give up the CPU. A task that is switched out because it was preempted stays
  * runnable whatever its state says: it may have been stopped half way into
  * wait_event(), after marking itself asleep but before (or after!) finding
@@ -285,8 +304,9 @@ static void __schedule(bool preempted)
 	if (next == prev) {
 		if (prev != c->idle)
 			prev->on_rq = true;
+		bkl_release_for_switch(prev);
 		spin_unlock(&rq->lock);
-		irq_restore(flags);
+		bkl_retake_running_on(flags);
 		return;
 	}
 

@@ -5,6 +5,7 @@
 #include "kernel/spinlock.h"
 #include "kernel/task.h"
 #include "kernel/tests/ktest_threads.h"
+#include "kernel/timer.h"
 #include "kernel/x86/trap.h"
 
 static struct bkl_site *find_site(const char *function)
@@ -203,4 +204,65 @@ KTEST_CRASH(might_sleep_with_spinlock_is_reported)
 	spin_lock(&sleepy_lock);
 	wait_event(sleepy_wq, 1);       /* may sleep: the check must fire, the condition is already true */
 	spin_unlock(&sleepy_lock);
+}
+
+/*
+ * A holds the BKL and polls with sched_yield(), alone on its CPU, so every
+ * yield picks A again. B, on another CPU, asks for the BKL meanwhile: A's
+ * yields must let it in (Linux 2.6's schedule() released and retook the BKL
+ * even when it picked the same task), so A sees B's mark while it polls. A
+ * gives up after a generous bound, so a kernel that keeps the lock across
+ * such a yield fails the test instead of hanging it.
+ */
+#define YIELD_POLL_NS (5 * 1000 * 1000 * 1000ULL)
+
+static struct {
+	struct thread_group g;
+	struct wait_queue wq;
+	volatile int phase;
+	volatile bool b_got_lock;
+	bool a_saw_b, a_locked_after;
+} alone;
+
+static int bkl_yielding_holder(void *unused)
+{
+	uint64_t give_up;
+
+	lock_kernel();
+	alone.phase = 1;
+	wake_up(&alone.wq);
+	give_up = clock_ns() + YIELD_POLL_NS;
+	while (!READ_ONCE(alone.b_got_lock) && clock_ns() < give_up)
+		sched_yield();          /* nobody else is queued here: the same task runs on */
+	alone.a_saw_b = READ_ONCE(alone.b_got_lock);
+	alone.a_locked_after = kernel_locked();
+	unlock_kernel();
+	return group_exit(&alone.g);
+}
+
+static int bkl_waiter_elsewhere(void *unused)
+{
+	wait_event(alone.wq, alone.phase == 1);
+	lock_kernel();          /* only possible if a yield of A let the lock go */
+	alone.b_got_lock = true;
+	unlock_kernel();
+	return group_exit(&alone.g);
+}
+
+KTEST(bkl_released_when_holder_yields_alone)
+{
+	int a_cpu = last_online_cpu(), b_cpu = __builtin_ctz(cpu_online_mask());
+
+	if (a_cpu == b_cpu)
+		return;                 /* one CPU: nobody can wait elsewhere */
+	group_init(&alone.g);
+	wait_queue_init(&alone.wq, "bkl-alone");
+	alone.phase = 0;
+	alone.b_got_lock = alone.a_saw_b = alone.a_locked_after = false;
+	KT_ASSERT(group_start(&alone.g, bkl_yielding_holder, NULL, "bkl-yielder", a_cpu));
+	KT_ASSERT(group_start(&alone.g, bkl_waiter_elsewhere, NULL, "bkl-waiter", b_cpu));
+	group_wait(&alone.g);
+	KT_ASSERT(alone.a_saw_b);       /* B got the BKL while A was still yielding with it */
+	KT_ASSERT(alone.a_locked_after);
+	KT_ASSERT(!kernel_locked());
 }

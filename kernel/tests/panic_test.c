@@ -25,3 +25,13 @@ KTEST_CRASH(power_reset_now)
 {
 	power_reset();
 }
+
+/*
+ * A panic whose own report faults (here its message, through a bad pointer):
+ * the fault is reported once, without the backtrace that might fault again,
+ * and the kernel stops instead of nesting panic in panic.
+ */
+KTEST_CRASH(panic_fault_while_panicking)
+{
+	panic("deliberate panic with a bad message: %s", (const char *)0xDEADBEEF);
+}

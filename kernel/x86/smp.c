@@ -180,6 +180,8 @@ static bool start_ap(struct cpu *c)
 	}
 	t->mode = TRAMP_START;
 	t->stack = (uint32_t)P2V(stack) + AP_STACK_PAGES * PAGE_SIZE;
+	c->stack_lo = (uint32_t)P2V(stack);
+	c->stack_hi = t->stack;
 	t->entry = (uint32_t)ap_main;
 	t->arg = (uint32_t)c;
 	smp_mb();
@@ -193,6 +195,7 @@ static bool start_ap(struct cpu *c)
 		/* Park it for good: it must not wake later on a trampoline we reuse. */
 		lapic_send_ipi(c->apic_id, ICR_INIT | ICR_LEVEL_ASSERT | ICR_TRIGGER_LEVEL);
 		pmm_free_pages(stack, AP_STACK_PAGES);  /* safe: INIT stopped it, if it ever ran */
+		c->stack_lo = c->stack_hi = 0;
 		return false;
 	}
 	return true;

@@ -63,9 +63,22 @@ trap_common:
 	pushl %esp                      /* argument: the struct trapframe */
 	.cfi_adjust_cfa_offset 4
 	call trap_dispatch
-	addl $4, %esp
+1:	addl $4, %esp
 	.cfi_adjust_cfa_offset -4
 	.cfi_endproc
+
+/*
+ * The return address of that call, for the backtrace walker (kernel/panic.c):
+ * a frame that returns there is trap_dispatch()'s, and the word above its
+ * return address is the struct trapframe. A word of data, not a label in the
+ * code, so that no new symbol splits trap_common in backtraces.
+ */
+.section .rodata
+.align 4
+.globl trap_dispatch_return
+trap_dispatch_return:
+	.long 1b
+.text
 
 /* Also where a new task starts its life: its stack holds a trapframe to "return" through. */
 .globl trap_return

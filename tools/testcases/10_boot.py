@@ -19,6 +19,27 @@ def rtc_matches_host(h):
     h.record(name, ok, f"rtc said {m.group(0)!r}, host UTC was {time.strftime('%F %T', time.gmtime(before))}")
 
 
+def fault_while_panicking(h):
+    """A panic whose own report faults (a bad pointer in its message) reports the fault once,
+    without a backtrace, and stops: two panics in the log, not a cascade."""
+    import re
+    name = "panic[fault while panicking]"
+    if not h.wanted(name):
+        return
+    q = h.Qemu("panic-nested", append="test=panic_fault_while_panicking", timeout=60)
+    q.expect(r"--- end of panic")
+    q.kill()
+    out = q.output
+    want = [r"Kernel panic on CPU \d+: deliberate panic with a bad message: ",
+            r"Kernel panic on CPU \d+: page fault", r"cr2 deadbeef",
+            r"^\(a fault while reporting a panic: no more backtrace\)$", r"--- end of panic"]
+    problems = [f"no /{p}/" for p in want if not re.search(p, out, re.M)]
+    n = len(re.findall(r"Kernel panic on CPU", out))
+    if n != 2:
+        problems.append(f"{n} panics in the log, expected 2")
+    h.record(name, not problems, "; ".join(problems))
+
+
 def run(h):
     h.ktests("smp2", cpus=2)
     h.ktests("mem32", cpus=1, mem=32)
@@ -33,6 +54,7 @@ def run(h):
                    [r"page fault", r"cr2 deadbeef", r"panic_fault_helper\+0x", r"ktest_fn_panic_fault\+0x"])
     h.panic_report("explicit", "panic_call", [r"Kernel panic on CPU \d+: deliberate panic",
                                               r"ktest_fn_panic_call\+0x"], registers=False)
+    fault_while_panicking(h)
 
     # Reset: QEMU runs with -no-reboot, so a reset that works ends QEMU on its own, quickly.
     name = "boot[reset ends QEMU]"

@@ -213,7 +213,7 @@ def check_bkl_waiters(h):
         return h.skip(name, "gdb is not installed")
     # 50 hits in: every worker has started, and the ticket lock serves them in turn.
     rc, out, _ = gdb_session(h, "bkl-waiters", ["break bkl_contention_worker", "continue", "delete",
-                                                "break kernel/tests/bkl_test.c:110", "ignore 2 50",
+                                                "break kernel/tests/bkl_test.c:111", "ignore 2 50",
                                                 "continue"] + marked(["smpix bkl 2"]) + ["kill"],
                              append="test=bkl_contention_from_all_cpus_is_exact")
     s = section(out, "smpix bkl 2")

@@ -44,6 +44,37 @@ def check_bklsurvey(h):
                  "the table in docs/bkl.md differs from tools/bklsurvey's output: run tools/bklsurvey --update-doc docs/bkl.md")
 
 
+def lockup_report_of_junk_ebp_call(h):
+    """bkl=syscalls at 4 CPUs (user/tests/reporttest.c): a system call made with %ebp = 0xfffff000
+    waits for the BKL long enough to be reported; the report's backtrace ends at the call's trap
+    frame from user mode instead of following %ebp out of the kernel stack, and nothing panics."""
+    import re
+    name = "report[BKL lockup report of a call with a junk %ebp ends at its trap frame]"
+    if not h.wanted(name):
+        return
+    q = h.Qemu("report-junk-ebp", append="init=/bin/reporttest bkl=syscalls", cpus=4, timeout=120)
+    q.expect(r"init \(pid \d+\) exited")
+    q.wait_exit()
+    lines = q.output.splitlines()
+    problems = []
+    walked = 0
+    for i, line in enumerate(lines):
+        if re.fullmatch(r"  -- user mode: eip [0-9a-f]{8}, ebp fffff000 --", line):
+            start = max(j for j in range(i + 1) if lines[j] == "Backtrace:" or j == 0)
+            walked += any(re.match(r"  \[<[0-9a-f]{8}>\] syscall_dispatch\+0x", l) for l in lines[start:i])
+    if not walked:
+        problems.append("no backtrace from syscall_dispatch ending at 'user mode: ... ebp fffff000'")
+    if "Kernel panic" in q.output:
+        problems.append("the kernel panicked")
+    if not re.search(r"^reporttest: summary 1 passed, 0 failed$", q.output, re.M):
+        problems.append("no clean summary" + (" (timeout)" if q.timed_out else ""))
+    if not re.search(r"init \(pid \d+\) exited with status 0x0;", q.output):
+        problems.append("init did not exit with status 0")
+    if q.exit_code != 0:
+        problems.append(f"QEMU exit status {q.exit_code}")
+    h.record(name, not problems, "; ".join(problems))
+
+
 def run(h):
     h.expect_report("bkl-in-interrupt", "bkl_in_interrupt_is_reported",
                     [r"^BUG: lock_kernel\(\) called from interrupt context at kernel/tests/bkl_test\.c:\d+",
@@ -57,6 +88,7 @@ def run(h):
                      r"preempt_count: 1",
                      r"holding spinlock ktest-sleepy, taken at kernel/tests/bkl_test\.c:\d+",
                      r"ktest_fn_might_sleep_with_spinlock_is_reported\+0x"])
+    lockup_report_of_junk_ebp_call(h)
     check_bklsurvey(h)
     # bkld, the rpciod of 2.6.6: started by the test in a boot of its own, at 2 CPUs.
     h.ktests("bkld", tests="bkld_holds_the_bkl_for_life", cpus=2)

@@ -70,8 +70,8 @@ def ttytest(h, cpus):
 def run(h):
     ttytest(h, 2)
     on_linux_with_a_tty(h)
-    out = suites.guest_suite(h, "ioctltest", "smp4", cpus=4, min_tests=13)
-    suites.guest_suite(h, "ioctltest", "smp1", cpus=1, min_tests=13)
+    out = suites.guest_suite(h, "ioctltest", "smp4", cpus=4, min_tests=14)
+    suites.guest_suite(h, "ioctltest", "smp1", cpus=1, min_tests=14)
     if out is not None:
         # /dev/cpu/N/cpuid ran on CPU N: each reports the APIC id the boot log gave that CPU.
         name = "ioctltest[smp4] cpuid on each CPU reports its APIC id"

@@ -6,7 +6,8 @@
  *  - smpix only: /proc/ioctl's counts prove which path each policy took;
  *    /dev/bench_bkl loses no update under ioctl=auto and does lose some under
  *    ioctl=unlocked; a driver sleeping inside its ioctl lets a serialized
- *    ioctl on another CPU through (the BKL is let go across sleep); every
+ *    ioctl on another CPU through (the BKL is let go across sleep); a write
+ *    of the policy waits for the ioctls begun under the old one; every
  *    2004 BKL site shows up in /proc/bkl once exercised; /dev/cpu/N/cpuid
  *    runs CPUID on CPU N; bad input gets -ENOTTY, -EFAULT, -EBADF, -EINVAL.
  */
@@ -395,6 +396,96 @@ static void t_unlocked_loses_updates(void)
 }
 
 /*
+ * Switching the policy is a barrier: the write of a policy returns only after
+ * every ioctl that began under the old one has ended. Workers on the other
+ * CPUs update /dev/bench_bkl (which relies on the BKL) nonstop while this
+ * process switches: "unlocked" (updates may get lost), then "serialized" or
+ * "auto" (both serialize bench_bkl). Once that write has returned, no
+ * unlocked update may still be running: a reset at once, a pause, and a
+ * read (each under the BKL themselves) must find every update since the
+ * reset kept. Without the barrier, an unlocked update that began before the
+ * switch writes its stale count back after the reset.
+ *
+ * The workers make their updates long while the policy says "unlocked" (so
+ * one is still running when the switch returns, if nothing waits for it)
+ * and short otherwise (so the reset does not queue for the BKL behind one
+ * until every old update is over anyway). Reading the policy first is only
+ * a hint: a switch in between changes how likely a round is to catch a
+ * missing barrier, not what it asserts.
+ */
+#define SWITCH_ROUNDS 12
+#define SWITCH_LONG_SPINS 5000000       /* about 30 ms between an update's read and its write-back */
+#define SWITCH_SHORT_SPINS 20000
+
+static void switch_worker(int fd)
+{
+	char mode[16];
+
+	for (;;) {
+		bool unlocked = read_file("/proc/sys/kernel/ioctl_mode", mode, sizeof(mode)) > 0 && mode[0] == 'u';
+
+		bench_update(fd, unlocked ? SWITCH_LONG_SPINS : SWITCH_SHORT_SPINS, 0);
+	}
+}
+
+/* The switches; how many rounds lost an update after the switch, or -1 if a call failed. */
+static int switch_rounds(int fd, unsigned long long *updates)
+{
+	struct bench_stats st;
+	int bad = 0;
+
+	for (int r = 0; r < SWITCH_ROUNDS; r++) {
+		const char *locked_mode = r % 2 ? "auto" : "serialized";
+
+		if (write_file("/proc/sys/kernel/ioctl_mode", "unlocked") <= 0)
+			return -1;
+		gt_msleep(40);
+		if (write_file("/proc/sys/kernel/ioctl_mode", locked_mode) <= 0 || gt_ioctl(fd, BENCH_RESET, 0) != 0)
+			return -1;
+		gt_msleep(40);
+		if (gt_ioctl(fd, BENCH_READ, &st) != 0)
+			return -1;
+		*updates += st.calls;
+		if (st.counter != st.calls) {
+			printf("ioctltest: after a switch to %s: %llu of %llu updates kept\n", locked_mode,
+			       st.counter, st.calls);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+static void t_policy_switch_waits_for_old_calls(void)
+{
+	int pids[WORKERS_MAX], n = MIN(ncpus, WORKERS_MAX), fd = bench_open("bench_bkl"), bad;
+	unsigned long long updates = 0;
+	uint32_t all = (1u << ncpus) - 1;
+
+	if (ncpus < 2)
+		return;                 /* one CPU: no update runs beside the switch */
+	CHECK(fd >= 0);
+	for (int i = 1; i < n; i++) {
+		if ((pids[i] = gt_fork()) == 0) {
+			pin_to_cpu(i);
+			switch_worker(fd);
+		}
+	}
+	pin_to_cpu(0);
+	bad = switch_rounds(fd, &updates);
+	for (int i = 1; i < n; i++) {
+		SYS2(__NR_kill, pids[i], SIGKILL);
+		gt_wait(pids[i]);
+	}
+	SYS3(__NR_sched_setaffinity, 0, sizeof(all), &all);
+	gt_close(fd);
+	printf("ioctltest: %d policy switches; %llu updates counted after them, %d rounds lost some\n",
+	       2 * SWITCH_ROUNDS, updates, bad);
+	CHECK(write_file("/proc/sys/kernel/ioctl_mode", "auto") > 0);
+	CHECK(bad == 0);
+	CHECK(updates > 0);     /* the workers did run beside the switches */
+}
+
+/*
  * Serialized, a driver that sleeps inside its ioctl lets the BKL go: another
  * CPU's ioctl gets in meanwhile. And because the sleeper read the counter
  * before it slept, its write-back loses the other update: the BKL protects
@@ -554,6 +645,7 @@ int main(int argc, char **argv)
 		gt_run("bkl-keeps-updates-whole", t_bkl_keeps_updates_whole);
 		gt_run("unlocked-loses-updates", t_unlocked_loses_updates);
 		gt_run("sleep-lets-others-through", t_sleep_lets_others_through);
+		gt_run("policy-switch-waits-for-old-calls", t_policy_switch_waits_for_old_calls);
 		gt_run("bkl-sites-of-2004", t_bkl_sites_of_2004);
 		gt_run("bkl-timing", t_bkl_timing);     /* after the sites: it resets /proc/bkl */
 		gt_run("cpuid-per-cpu", t_cpuid_per_cpu);
