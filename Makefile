@@ -23,10 +23,9 @@ KCFLAGS := -m32 -march=i686 -std=gnu11 -O1 -g \
 	-Wall -Wextra -Werror -Wno-unused-parameter -MMD -MP
 KLDFLAGS := -m elf_i386 -nostdlib -z noexecstack --no-warn-rwx-segments
 
+# Every .c and .S under kernel/, drivers/ and fs/ (each subsystem in its folder; see README's map).
 KSRCS := $(wildcard boot/*.S) \
-	$(wildcard kernel/*.c kernel/*.S kernel/x86/*.c kernel/x86/*.S kernel/mm/*.c kernel/mm/*.S \
-		kernel/lib/*.c kernel/tests/*.c) \
-	$(wildcard drivers/*.c drivers/*.S fs/*.c)
+	$(shell find kernel drivers fs \( -name '*.c' -o -name '*.S' \) | LC_ALL=C sort)
 KOBJS := $(patsubst %,$(BUILD)/%.o,$(KSRCS))
 
 all: $(BUILD)/kernel.elf $(BUILD)/initrd.cpio

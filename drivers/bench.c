@@ -1,7 +1,7 @@
 /* What the two bench devices share: checking an update's arguments, and the busy work itself. */
 #include "drivers/bench.h"
 
-#include "kernel/atomic.h"
+#include "kernel/locking/atomic.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/uapi/bench.h"
 #include "kernel/uapi/errno.h"

@@ -7,18 +7,18 @@
  * writes back over the others.
  *
  * Asked to sleep in the middle of an update, it loses updates even under
- * the BKL, because the BKL is let go while its holder sleeps (kernel/bkl.c):
+ * the BKL, because the BKL is let go while its holder sleeps (kernel/locking/bkl.c):
  * the lock never protected anything across a sleep, which is the trap the
  * BKL set for its users.
  */
 #include "drivers/bench.h"
 
-#include "fs/chrdev.h"
+#include "fs/devfs/chrdev.h"
 #include "fs/file.h"
-#include "kernel/atomic.h"
+#include "kernel/locking/atomic.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/uapi/bench.h"
 #include "kernel/uapi/errno.h"
 

@@ -10,10 +10,10 @@
  */
 #include "drivers/bench.h"
 
-#include "kernel/bkl.h"
+#include "kernel/locking/bkl.h"
 #include "kernel/mm/uaccess.h"
-#include "kernel/spinlock.h"
-#include "kernel/timer.h"
+#include "kernel/locking/spinlock.h"
+#include "kernel/time/timer.h"
 #include "kernel/uapi/bench.h"
 #include "kernel/uapi/errno.h"
 

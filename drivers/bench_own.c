@@ -10,14 +10,14 @@
  */
 #include "drivers/bench.h"
 
-#include "fs/chrdev.h"
+#include "fs/devfs/chrdev.h"
 #include "fs/file.h"
-#include "kernel/atomic.h"
+#include "kernel/locking/atomic.h"
 #include "kernel/cpu.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
-#include "kernel/spinlock.h"
+#include "kernel/sched/sched.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/uapi/bench.h"
 #include "kernel/uapi/errno.h"
 

@@ -8,7 +8,7 @@
 
 #include "drivers/serial.h"
 #include "drivers/tty.h"
-#include "fs/chrdev.h"
+#include "fs/devfs/chrdev.h"
 #include "kernel/printk.h"
 #include "kernel/uapi/errno.h"
 

@@ -11,9 +11,9 @@
  */
 #include "drivers/cpuid.h"
 
-#include "fs/chrdev.h"
+#include "fs/devfs/chrdev.h"
 #include "fs/file.h"
-#include "kernel/bkl.h"
+#include "kernel/locking/bkl.h"
 #include "kernel/cpu.h"
 #include "kernel/ipi.h"
 #include "kernel/lib/format.h"

@@ -1,6 +1,6 @@
 /*
  * The list of character-device drivers. Each registers its (major, minor)
- * numbers and file_operations with fs/chrdev.c, and its /dev node appears
+ * numbers and file_operations with fs/devfs/chrdev.c, and its /dev node appears
  * in devfs. Numbers are Linux's where Linux has the device.
  */
 #include "drivers/drivers.h"

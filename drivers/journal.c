@@ -22,16 +22,16 @@
 /* LAB6: END */
 #include "drivers/journal.h"
 
-#include "fs/chrdev.h"
+#include "fs/devfs/chrdev.h"
 #include "fs/file.h"
-#include "kernel/bkl.h"
+#include "kernel/locking/bkl.h"
 #include "kernel/cpu.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/printk.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/uapi/errno.h"
 
 struct record {

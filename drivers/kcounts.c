@@ -6,10 +6,10 @@
  */
 #include "drivers/kcounts.h"
 
-#include "fs/chrdev.h"
+#include "fs/devfs/chrdev.h"
 #include "fs/file.h"
 #include "fs/flock.h"
-#include "fs/ramfs.h"
+#include "fs/ramfs/ramfs.h"
 #include "kernel/lib/format.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/pmm.h"

@@ -5,7 +5,7 @@
  */
 #include "drivers/mem.h"
 
-#include "fs/chrdev.h"
+#include "fs/devfs/chrdev.h"
 #include "fs/file.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/uaccess.h"

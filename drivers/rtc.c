@@ -7,13 +7,13 @@
  */
 #include "drivers/rtc.h"
 
-#include "fs/chrdev.h"
+#include "fs/devfs/chrdev.h"
 #include "fs/file.h"
 #include "kernel/lib/calendar.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/printk.h"
-#include "kernel/spinlock.h"
-#include "kernel/timer.h"
+#include "kernel/locking/spinlock.h"
+#include "kernel/time/timer.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/x86/x86.h"
 

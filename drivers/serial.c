@@ -6,10 +6,10 @@
 #include "drivers/serial.h"
 
 #include "drivers/uart.h"
-#include "kernel/atomic.h"
+#include "kernel/locking/atomic.h"
 #include "kernel/irq.h"
-#include "kernel/spinlock.h"
-#include "kernel/waitqueue.h"
+#include "kernel/locking/spinlock.h"
+#include "kernel/sched/waitqueue.h"
 #include "kernel/x86/x86.h"
 
 #define RING_SIZE 256           /* a power of two: indices wrap with a mask */

@@ -18,12 +18,12 @@
 #include "drivers/tally.h"
 
 #include "drivers/bench.h"
-#include "fs/chrdev.h"
+#include "fs/devfs/chrdev.h"
 #include "fs/file.h"
-#include "kernel/atomic.h"
+#include "kernel/locking/atomic.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/printk.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/tally.h"
 

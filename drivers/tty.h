@@ -9,9 +9,9 @@
 
 #include "drivers/n_tty.h"
 #include "fs/file.h"
-#include "kernel/mutex.h"
-#include "kernel/spinlock.h"
-#include "kernel/waitqueue.h"
+#include "kernel/locking/mutex.h"
+#include "kernel/locking/spinlock.h"
+#include "kernel/sched/waitqueue.h"
 
 #define TTY_FLIP_SIZE 512       /* typed bytes waiting for the tty thread; a power of two */
 #define TTY_WRITE_BATCH 128     /* user bytes given to output processing at a time */

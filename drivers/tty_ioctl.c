@@ -8,8 +8,8 @@
 
 #include "kernel/lib/string.h"
 #include "kernel/mm/uaccess.h"
-#include "kernel/pgrp.h"
-#include "kernel/task.h"
+#include "kernel/process/pgrp.h"
+#include "kernel/sched/task.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/signal.h"
 #include "kernel/uapi/termios.h"

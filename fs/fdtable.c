@@ -5,11 +5,11 @@
 #include "fs/fdtable.h"
 
 #include "fs/file.h"
-#include "kernel/atomic.h"
+#include "kernel/locking/atomic.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kheap.h"
-#include "kernel/syscalls.h"
-#include "kernel/task.h"
+#include "kernel/syscall/handlers.h"
+#include "kernel/sched/task.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/fcntl.h"
 

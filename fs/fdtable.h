@@ -6,7 +6,7 @@
 #ifndef FS_FDTABLE_H
 #define FS_FDTABLE_H
 
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/types.h"
 
 #define FD_MAX 256              /* descriptors per process: open() beyond answers -EMFILE */

@@ -3,15 +3,15 @@
  * as a descriptor or a kernel user refers to it: fork() and dup() share it,
  * position and flags included, as POSIX says. It points at its inode and at
  * the file_operations that open() chose: the file system's for its files,
- * the driver's for a device node (fs/chrdev.c), a pipe's for a pipe.
+ * the driver's for a device node (fs/devfs/chrdev.c), a pipe's for a pipe.
  */
 #ifndef FS_FILE_H
 #define FS_FILE_H
 
 #include "fs/inode.h"
-#include "kernel/atomic.h"
-#include "kernel/mutex.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/atomic.h"
+#include "kernel/locking/mutex.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/types.h"
 
 struct dir_context;
@@ -23,7 +23,7 @@ struct dir_context;
  * system calls" proposed: "this driver manages its own concurrency, call
  * its ioctl without the BKL". A driver that does not set it has its ioctl
  * called under lock_kernel(), as every driver did in Linux 2.6.6. The
- * decision is made in one place, vfs_ioctl() (fs/vfs_ioctl.c), and the
+ * decision is made in one place, vfs_ioctl() (fs/ioctl/vfs_ioctl.c), and the
  * boot word ioctl= can override it for every driver (docs/ioctl.md).
  */
 #define FOP_UNLOCKED_IOCTL 0x1
@@ -50,7 +50,7 @@ struct file_operations {
 	ssize_t (*write)(struct file *f, const char *ubuf, size_t n, loff_t *pos);
 	/* Return the new position (the VFS stores it in f->f_pos) or -errno. whence: SEEK_*. */
 	loff_t (*llseek)(struct file *f, loff_t offset, int whence);
-	/* A command the VFS did not answer itself (fs/vfs_ioctl.c): the driver's own. */
+	/* A command the VFS did not answer itself (fs/ioctl/vfs_ioctl.c): the driver's own. */
 	long (*ioctl)(struct file *f, unsigned cmd, unsigned long arg);
 	/* Emit directory entries from f->f_pos on (see struct dir_context); 0 at the end or -errno. */
 	int (*readdir)(struct file *f, struct dir_context *ctx);
@@ -117,7 +117,7 @@ ssize_t vfs_read(struct file *f, char *ubuf, size_t n, loff_t *pos);
 ssize_t vfs_write(struct file *f, const char *ubuf, size_t n, loff_t *pos);
 /* The default llseek for files whose f_op has none. */
 loff_t generic_file_llseek(struct file *f, loff_t offset, int whence);
-/* ioctl: the generic commands (FIOCLEX, FIONCLEX, FIONBIO, FIONREAD), then f_op->ioctl (fs/vfs_ioctl.c). */
+/* ioctl: the generic commands (FIOCLEX, FIONCLEX, FIONBIO, FIONREAD), then f_op->ioctl (fs/ioctl/vfs_ioctl.c). */
 long vfs_ioctl(struct file *f, int fd, unsigned cmd, unsigned long arg);
 
 #endif

@@ -27,14 +27,14 @@
 
 #include "fs/fdtable.h"
 #include "fs/file.h"
-#include "kernel/bkl.h"
+#include "kernel/locking/bkl.h"
 #include "kernel/list.h"
 #include "kernel/mm/kheap.h"
-#include "kernel/syscalls.h"
-#include "kernel/task.h"
+#include "kernel/syscall/handlers.h"
+#include "kernel/sched/task.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/fcntl.h"
-#include "kernel/waitqueue.h"
+#include "kernel/sched/waitqueue.h"
 
 struct file_lock {
 	struct list_head link;          /* in file_locks */

@@ -1,11 +1,11 @@
 /* Inodes: allocation, references and link counts; the eviction rule is in fs/inode.h. */
 #include "fs/inode.h"
 
-#include "kernel/atomic.h"
+#include "kernel/locking/atomic.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/panic.h"
-#include "kernel/timer.h"
+#include "kernel/time/timer.h"
 
 /* Inodes alive in every file system: lock-free, read by the leak check and /proc. */
 static atomic_t inodes_alive;

@@ -12,8 +12,8 @@
 #ifndef FS_INODE_H
 #define FS_INODE_H
 
-#include "kernel/mutex.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/mutex.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/types.h"
 
 typedef int64_t loff_t;
@@ -101,7 +101,7 @@ struct inode {
 	 */
 	struct mutex i_mutex;
 	loff_t i_size;                  /* bytes (directories: entries, as a hint) */
-	struct pipe *i_pipe;            /* a FIFO's pipe while it is open (fs/pipe.c), under i_mutex */
+	struct pipe *i_pipe;            /* a FIFO's pipe while it is open (fs/pipe/pipe.c), under i_mutex */
 };
 
 /* Allocate an inode for mount m (NULL: an anonymous inode, e.g. a pipe): i_count 1, i_nlink 1. */

@@ -3,11 +3,11 @@
 
 #include "fs/inode.h"
 #include "fs/namei.h"
-#include "kernel/atomic.h"
+#include "kernel/locking/atomic.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/panic.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/stat.h"
 

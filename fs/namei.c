@@ -7,7 +7,7 @@
 
 #include "fs/file.h"
 #include "fs/mount.h"
-#include "kernel/atomic.h"
+#include "kernel/locking/atomic.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/uapi/errno.h"

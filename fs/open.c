@@ -3,17 +3,17 @@
  * the tree by name: open, openat, creat, access, faccessat, truncate,
  * ftruncate, chmod, fchmod, chdir, fchdir, getcwd, umask.
  */
-#include "fs/chrdev.h"
+#include "fs/devfs/chrdev.h"
 #include "fs/fdtable.h"
 #include "fs/file.h"
 #include "fs/mount.h"
 #include "fs/namei.h"
-#include "fs/pipe.h"
+#include "fs/pipe/pipe.h"
 #include "fs/vfs.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/uaccess.h"
-#include "kernel/syscalls.h"
-#include "kernel/task.h"
+#include "kernel/syscall/handlers.h"
+#include "kernel/sched/task.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/fcntl.h"
 #include "kernel/uapi/limits.h"
@@ -77,10 +77,10 @@ static int fops_for(struct inode *inode, const struct file_operations **fops)
 {
 	switch (inode->i_mode & S_IFMT) {
 	case S_IFCHR:
-		*fops = &chrdev_fops;   /* its open() finds the driver (fs/chrdev.c) */
+		*fops = &chrdev_fops;   /* its open() finds the driver (fs/devfs/chrdev.c) */
 		return 0;
 	case S_IFIFO:
-		*fops = &fifo_fops;     /* the ends meet in its open() (fs/pipe.c) */
+		*fops = &fifo_fops;     /* the ends meet in its open() (fs/pipe/pipe.c) */
 		return 0;
 	case S_IFBLK:                   /* no block devices */
 	case S_IFSOCK:                  /* no sockets: Linux too answers ENXIO here */

@@ -13,12 +13,12 @@
 #include "fs/file.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/uaccess.h"
-#include "kernel/sched.h"
-#include "kernel/syscalls.h"
-#include "kernel/timer.h"
+#include "kernel/sched/sched.h"
+#include "kernel/syscall/handlers.h"
+#include "kernel/time/timer.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/poll.h"
-#include "kernel/waitqueue.h"
+#include "kernel/sched/waitqueue.h"
 
 #define POLL_NAP_NS 10000000ULL
 #define POLL_FDS_MAX 256                /* RLIMIT_NOFILE: more is -EINVAL, as Linux */

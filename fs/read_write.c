@@ -3,13 +3,13 @@
  * sys_read() -> vfs_read() -> f_op->read(), one step each.
  */
 #include "fs/file.h"
-#include "kernel/bkl.h"
+#include "kernel/locking/bkl.h"
 
 #include "fs/fdtable.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/uaccess.h"
-#include "kernel/syscalls.h"
-#include "kernel/task.h"
+#include "kernel/syscall/handlers.h"
+#include "kernel/sched/task.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/fcntl.h"
 #include "kernel/uapi/stat.h"

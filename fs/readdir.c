@@ -3,7 +3,7 @@
 #include "fs/file.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/uaccess.h"
-#include "kernel/syscalls.h"
+#include "kernel/syscall/handlers.h"
 #include "kernel/uapi/dirent.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/stat.h"

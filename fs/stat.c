@@ -11,7 +11,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/uaccess.h"
-#include "kernel/syscalls.h"
+#include "kernel/syscall/handlers.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/fcntl.h"
 #include "kernel/uapi/stat.h"

@@ -1,7 +1,7 @@
 /* sync and fsync: ramfs has nothing to write back, so both succeed at once (fsync checks its fd). */
 #include "fs/fdtable.h"
 #include "fs/file.h"
-#include "kernel/syscalls.h"
+#include "kernel/syscall/handlers.h"
 #include "kernel/uapi/errno.h"
 
 long sys_sync(void)

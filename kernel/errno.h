@@ -1,7 +1,7 @@
 /*
  * Error codes that live only inside the kernel (Linux's include/linux/errno.h):
  * a system call returns one to ask for a restart after a signal, and the
- * signal code (kernel/signal.c) turns it into a restart or -EINTR before
+ * signal code (kernel/signal/deliver.c) turns it into a restart or -EINTR before
  * user mode can see it.
  */
 #ifndef KERNEL_ERRNO_H

@@ -9,12 +9,12 @@
  */
 #include "kernel/ipi.h"
 
-#include "kernel/atomic.h"
+#include "kernel/locking/atomic.h"
 #include "kernel/cpu.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
-#include "kernel/spinlock.h"
-#include "kernel/timer.h"
+#include "kernel/locking/spinlock.h"
+#include "kernel/time/timer.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/x86/lapic.h"
 #include "kernel/x86/trap.h"

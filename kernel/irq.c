@@ -6,10 +6,10 @@
  */
 #include "kernel/irq.h"
 
-#include "kernel/atomic.h"
+#include "kernel/locking/atomic.h"
 #include "kernel/cpu.h"
 #include "kernel/printk.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/x86/ioapic.h"
 #include "kernel/x86/lapic.h"

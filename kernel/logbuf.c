@@ -11,8 +11,8 @@
 #include "kernel/logbuf.h"
 
 #include "kernel/lib/format.h"
-#include "kernel/spinlock.h"
-#include "kernel/timer.h"
+#include "kernel/locking/spinlock.h"
+#include "kernel/time/timer.h"
 
 /* Protects the ring and its positions. Taken inside printk's console lock, and by syslog(2) readers. */
 static spinlock_t log_lock = SPINLOCK_INIT("log ring");

@@ -4,16 +4,16 @@
 #include "drivers/serial.h"
 #include "fs/vfs.h"
 #include "kernel/cmdline.h"
-#include "kernel/bkl.h"
-#include "kernel/bkld.h"
+#include "kernel/locking/bkl.h"
+#include "kernel/locking/bkld.h"
 #include "kernel/cpu.h"
 #include "kernel/ktest.h"
 #include "kernel/mm/meminit.h"
 #include "kernel/multiboot.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
-#include "kernel/proc.h"
-#include "kernel/sched.h"
+#include "kernel/process/proc.h"
+#include "kernel/sched/sched.h"
 #include "kernel/version.h"
 #include "kernel/x86/acpi.h"
 #include "kernel/x86/fpu.h"
@@ -62,7 +62,7 @@ static int boot_thread(void *unused)
 	vfs_init();             /* the root file system from the initrd, /dev, /proc */
 	drivers_init();         /* /dev/console and the other devices (drivers/drivers.c) */
 	unlock_kernel();
-	bkld_start_if_asked();  /* bkld=1: a thread that lives in the BKL (kernel/bkld.c) */
+	bkld_start_if_asked();  /* bkld=1: a thread that lives in the BKL (kernel/locking/bkld.c) */
 	if (tests) {
 		ktest_run(tests[0] ? tests : "all");
 		power_off();
@@ -94,7 +94,7 @@ void kmain(uint32_t magic, physaddr_t mbi_phys)
 	mem_init();
 	fpu_init_cpu();
 	acpi_init();
-	bkl_timing_init();      /* bkl_timing=0: no hold times in /proc/bkl (kernel/bkl.c) */
+	bkl_timing_init();      /* bkl_timing=0: no hold times in /proc/bkl (kernel/locking/bkl.c) */
 	sched_init();           /* before the APs start: each enters the scheduler */
 	proc_init();            /* the syscall gate and the fault hooks, before any process */
 	smp_init();             /* APICs, timers, IOAPIC routing, the other CPUs */

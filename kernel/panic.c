@@ -4,7 +4,7 @@
 #include "kernel/cpu.h"
 #include "kernel/ksyms.h"
 #include "kernel/printk.h"
-#include "kernel/task.h"
+#include "kernel/sched/task.h"
 #include "kernel/x86/trap.h"
 #include "kernel/x86/x86.h"
 

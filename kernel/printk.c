@@ -5,7 +5,7 @@
 #include "drivers/vga.h"
 #include "kernel/lib/format.h"
 #include "kernel/logbuf.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 
 /*
  * Protects the consoles (the VGA screen's cursor and contents, the order of

@@ -13,8 +13,8 @@
 
 #include "kernel/cpu.h"
 #include "kernel/mm/uaccess.h"
-#include "kernel/spinlock.h"
-#include "kernel/syscalls.h"
+#include "kernel/locking/spinlock.h"
+#include "kernel/syscall/handlers.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/x86/x86.h"
 

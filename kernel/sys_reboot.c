@@ -1,6 +1,6 @@
 /* reboot(): power off or reset, with Linux's magic numbers; one of the last BKL users in 2.6. */
 #include "kernel/printk.h"
-#include "kernel/syscalls.h"
+#include "kernel/syscall/handlers.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/x86/power.h"
 

@@ -5,11 +5,11 @@
 #include "kernel/logbuf.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/uaccess.h"
-#include "kernel/sched.h"
-#include "kernel/syscalls.h"
+#include "kernel/sched/sched.h"
+#include "kernel/syscall/handlers.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/syslog.h"
-#include "kernel/waitqueue.h"
+#include "kernel/sched/waitqueue.h"
 
 #define READ_POLL_NS 20000000ULL        /* 20 ms */
 

@@ -12,7 +12,7 @@ unique in its file:
 What the student starts from lives apart, in tools/labs/labn.stubs, one
 stub per region, keyed by file and name:
 
-    === kernel/bkl.c: recursion ===
+    === kernel/locking/bkl.c: recursion ===
         ... the stub, line for line (tabs included), up to the next head ...
 
 Lines starting with # above the first head are notes for the teacher; blank

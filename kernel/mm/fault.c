@@ -10,12 +10,12 @@
  */
 #include "kernel/mm/fault.h"
 
-#include "kernel/atomic.h"
+#include "kernel/locking/atomic.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/oom_kill.h"
-#include "kernel/sched.h"
-#include "kernel/signal.h"
-#include "kernel/task.h"
+#include "kernel/sched/sched.h"
+#include "kernel/signal/signal.h"
+#include "kernel/sched/task.h"
 #include "kernel/x86/x86.h"
 
 #define OOM_RETRY_NS 10000000ULL        /* one tick: time for a victim to die and free its pages */

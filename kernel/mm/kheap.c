@@ -11,7 +11,7 @@
 #include "kernel/mm/memlayout.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/panic.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 
 #define MIN_SHIFT 5                     /* 32-byte blocks */
 #define MAX_SHIFT 11                    /* 2048-byte blocks */

@@ -23,7 +23,7 @@
 #include "kernel/mm/vma.h"
 #include "kernel/panic.h"
 #include "fs/file.h"
-#include "kernel/task.h"
+#include "kernel/sched/task.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/mman.h"
 #include "kernel/x86/x86.h"

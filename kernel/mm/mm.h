@@ -4,7 +4,7 @@
 
 #include "kernel/mm/memlayout.h"
 #include "kernel/mm/vm.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/types.h"
 
 /*

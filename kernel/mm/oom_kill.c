@@ -8,13 +8,13 @@
  */
 #include "kernel/mm/oom_kill.h"
 
-#include "kernel/atomic.h"
+#include "kernel/locking/atomic.h"
 #include "kernel/mm/memlayout.h"
 #include "kernel/mm/mm.h"
 #include "kernel/printk.h"
-#include "kernel/proc.h"
-#include "kernel/signal.h"
-#include "kernel/task.h"
+#include "kernel/process/proc.h"
+#include "kernel/signal/signal.h"
+#include "kernel/sched/task.h"
 #include "kernel/uapi/signal.h"
 
 /* A process that still holds memory and could be chosen. Needs proc_lock (t->mm stays valid). */

@@ -8,7 +8,7 @@
 
 #include "kernel/mm/memlayout.h"
 #include "kernel/panic.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 
 #define MAX_FRAMES (DIRECT_MAP_MAX / PAGE_SIZE)
 #define WORD_BITS 32

@@ -13,7 +13,7 @@
 #include "kernel/mm/fault.h"
 #include "kernel/mm/memlayout.h"
 #include "kernel/mm/mm.h"
-#include "kernel/task.h"
+#include "kernel/sched/task.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/x86/trap.h"
 #include "kernel/x86/x86.h"

@@ -7,7 +7,7 @@
 #include "kernel/ktest.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/panic.h"
-#include "kernel/task.h"
+#include "kernel/sched/task.h"
 #include "kernel/x86/gdt.h"
 #include "kernel/x86/trap.h"
 #include "kernel/x86/x86.h"

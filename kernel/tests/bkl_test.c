@@ -1,11 +1,11 @@
 /* Self-tests of the Big Kernel Lock: recursion, release across sleep, contention, statistics, misuse. */
-#include "kernel/bkl.h"
+#include "kernel/locking/bkl.h"
 #include "kernel/ktest.h"
 #include "kernel/lib/string.h"
-#include "kernel/spinlock.h"
-#include "kernel/task.h"
+#include "kernel/locking/spinlock.h"
+#include "kernel/sched/task.h"
 #include "kernel/tests/ktest_threads.h"
-#include "kernel/timer.h"
+#include "kernel/time/timer.h"
 #include "kernel/x86/trap.h"
 
 static struct bkl_site *find_site(const char *function)

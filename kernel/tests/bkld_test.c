@@ -1,10 +1,10 @@
 /* bkld lives in the BKL and lets it go only while it sleeps: others still get it, and its site says so. */
-#include "kernel/bkl.h"
-#include "kernel/bkld.h"
+#include "kernel/locking/bkl.h"
+#include "kernel/locking/bkld.h"
 #include "kernel/ktest.h"
 #include "kernel/lib/string.h"
-#include "kernel/sched.h"
-#include "kernel/task.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/task.h"
 
 static struct bkl_site *bkld_site(void)
 {

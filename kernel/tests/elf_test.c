@@ -1,13 +1,13 @@
 /* Self-tests of the ELF loader on the initrd's programs and on damaged copies of them. */
 #include "fs/file.h"
 #include "fs/vfs.h"
-#include "kernel/elf.h"
+#include "kernel/process/elf.h"
 #include "kernel/ktest.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/pmm.h"
-#include "kernel/sched.h"
+#include "kernel/sched/sched.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/fcntl.h"
 

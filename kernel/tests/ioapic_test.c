@@ -1,9 +1,9 @@
 /* IOAPIC routing self-test: the PIT's IRQ 0 must arrive where we route it, through the firmware's override. */
-#include "kernel/atomic.h"
+#include "kernel/locking/atomic.h"
 #include "kernel/cpu.h"
 #include "kernel/irq.h"
 #include "kernel/ktest.h"
-#include "kernel/timer.h"
+#include "kernel/time/timer.h"
 #include "kernel/x86/ioapic.h"
 #include "kernel/x86/lapic.h"
 #include "kernel/x86/platform.h"

@@ -1,10 +1,10 @@
 /* The driver IRQ interface: irq_request() routes a line, the dispatcher acknowledges and counts it. */
-#include "kernel/atomic.h"
+#include "kernel/locking/atomic.h"
 #include "kernel/cpu.h"
 #include "kernel/irq.h"
 #include "kernel/ktest.h"
 #include "kernel/lib/string.h"
-#include "kernel/timer.h"
+#include "kernel/time/timer.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/x86/x86.h"
 

@@ -2,11 +2,11 @@
 #ifndef KERNEL_TESTS_KTEST_THREADS_H
 #define KERNEL_TESTS_KTEST_THREADS_H
 
-#include "kernel/atomic.h"
+#include "kernel/locking/atomic.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/pmm.h"
-#include "kernel/sched.h"
-#include "kernel/waitqueue.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/waitqueue.h"
 
 struct thread_group {
 	atomic_t running;

@@ -2,7 +2,7 @@
 #include "drivers/rtc.h"
 #include "kernel/ktest.h"
 #include "kernel/lib/calendar.h"
-#include "kernel/timer.h"
+#include "kernel/time/timer.h"
 
 KTEST(rtc_reads_a_sane_date_that_advances)
 {

@@ -1,8 +1,8 @@
 /* Self-tests of preemption, timed sleep and affinity: they need the timer tick on every CPU. */
 #include "kernel/ktest.h"
-#include "kernel/task.h"
+#include "kernel/sched/task.h"
 #include "kernel/tests/ktest_threads.h"
-#include "kernel/timer.h"
+#include "kernel/time/timer.h"
 
 /* More busy tasks than CPUs, none of which ever yields: the tick must share the CPUs. */
 #define SPINNERS_PER_CPU 3

@@ -2,12 +2,12 @@
  * Regression tests for scheduler races found in review: each one hung or
  * crashed the kernel before it was fixed.
  */
-#include "kernel/bkl.h"
+#include "kernel/locking/bkl.h"
 #include "kernel/ktest.h"
-#include "kernel/sched.h"
-#include "kernel/task.h"
+#include "kernel/sched/sched.h"
+#include "kernel/sched/task.h"
 #include "kernel/tests/ktest_threads.h"
-#include "kernel/timer.h"
+#include "kernel/time/timer.h"
 
 /*
  * A task preempted inside wait_event(), after it marked itself asleep while

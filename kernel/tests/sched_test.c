@@ -2,8 +2,8 @@
 #include "kernel/ktest.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/pmm.h"
-#include "kernel/mutex.h"
-#include "kernel/task.h"
+#include "kernel/locking/mutex.h"
+#include "kernel/sched/task.h"
 #include "kernel/tests/ktest_threads.h"
 
 /* Two threads on two CPUs (when there are two) pass a token back and forth. */

@@ -2,7 +2,7 @@
 #include "drivers/serial.h"
 #include "kernel/ktest.h"
 #include "kernel/printk.h"
-#include "kernel/timer.h"
+#include "kernel/time/timer.h"
 #include "kernel/x86/x86.h"
 
 #define WAIT_NS 20000000000ULL          /* 20 s for the harness to type */

@@ -1,17 +1,17 @@
 /*
- * Self-tests of the sleeps a signal may end (kernel/waitqueue.h): the API
+ * Self-tests of the sleeps a signal may end (kernel/sched/waitqueue.h): the API
  * pipes and the tty use. A kernel thread sleeps; the test sends it signals
  * and looks at what its wait returned.
  */
-#include "kernel/atomic.h"
+#include "kernel/locking/atomic.h"
 #include "kernel/errno.h"
 #include "kernel/ktest.h"
-#include "kernel/sched.h"
-#include "kernel/signal.h"
-#include "kernel/task.h"
+#include "kernel/sched/sched.h"
+#include "kernel/signal/signal.h"
+#include "kernel/sched/task.h"
 #include "kernel/tests/ktest_threads.h"
 #include "kernel/uapi/errno.h"
-#include "kernel/waitqueue.h"
+#include "kernel/sched/waitqueue.h"
 #include "kernel/x86/fpu.h"
 
 #define MS 1000000ULL

@@ -1,8 +1,8 @@
 /* Self-tests of the syscall table and dispatcher that need no process. */
-#include "kernel/bkl.h"
+#include "kernel/locking/bkl.h"
 #include "kernel/ktest.h"
 #include "kernel/lib/string.h"
-#include "kernel/syscall.h"
+#include "kernel/syscall/dispatch.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/unistd.h"
 #include "kernel/x86/trap.h"
@@ -30,7 +30,7 @@ KTEST(syscall_numbers_are_linux_i386)
 	KT_ASSERT_EQ(find("sched_getaffinity")->nr, 242);
 	KT_ASSERT_EQ(find("exit_group")->nr, 252);
 	KT_ASSERT_EQ(find("clock_gettime")->nr, 265);
-	KT_ASSERT(find("ioctl")->fn != NULL);          /* fs/ioctl.c */
+	KT_ASSERT(find("ioctl")->fn != NULL);          /* fs/ioctl/ioctl.c */
 	KT_ASSERT_EQ(find("open")->nr, 5);
 	KT_ASSERT_EQ(find("stat64")->nr, 195);
 	KT_ASSERT_EQ(find("getdents64")->nr, 220);
@@ -57,7 +57,7 @@ static uint64_t dispatcher_bkl_count(void)
 	uint64_t n = 0;
 
 	for (struct bkl_site *s = bkl_sites_begin(); s < bkl_sites_end(); s++)
-		if (strcmp(s->file, "kernel/syscall.c") == 0)
+		if (strcmp(s->file, "kernel/syscall/dispatch.c") == 0)
 			n += s->acquisitions;
 	return n;
 }

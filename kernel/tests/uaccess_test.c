@@ -3,8 +3,8 @@
 #include "kernel/lib/string.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/uaccess.h"
-#include "kernel/spinlock.h"
-#include "kernel/task.h"
+#include "kernel/locking/spinlock.h"
+#include "kernel/sched/task.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/x86/x86.h"
 

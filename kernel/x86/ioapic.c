@@ -4,7 +4,7 @@
 #include "kernel/cpu.h"
 #include "kernel/mm/vm.h"
 #include "kernel/printk.h"
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/x86/platform.h"
 

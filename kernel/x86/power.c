@@ -2,7 +2,7 @@
 #include "kernel/x86/power.h"
 
 #include "kernel/printk.h"
-#include "kernel/timer.h"
+#include "kernel/time/timer.h"
 #include "kernel/x86/acpi.h"
 #include "kernel/x86/x86.h"
 

@@ -2,7 +2,7 @@
 #ifndef KERNEL_X86_SIGFRAME_H
 #define KERNEL_X86_SIGFRAME_H
 
-#include "kernel/signal.h"
+#include "kernel/signal/signal.h"
 
 struct trapframe;
 

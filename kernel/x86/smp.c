@@ -7,7 +7,7 @@
  */
 #include "kernel/x86/smp.h"
 
-#include "kernel/atomic.h"
+#include "kernel/locking/atomic.h"
 #include "kernel/cmdline.h"
 #include "kernel/cpu.h"
 #include "kernel/ipi.h"
@@ -17,8 +17,8 @@
 #include "kernel/mm/vm.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
-#include "kernel/timer.h"
+#include "kernel/sched/sched.h"
+#include "kernel/time/timer.h"
 #include "kernel/x86/fpu.h"
 #include "kernel/x86/gdt.h"
 #include "kernel/x86/ioapic.h"

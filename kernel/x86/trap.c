@@ -9,9 +9,9 @@
 #include "kernel/mm/uaccess.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
-#include "kernel/sched.h"
-#include "kernel/signal.h"
-#include "kernel/syscall.h"
+#include "kernel/sched/sched.h"
+#include "kernel/signal/signal.h"
+#include "kernel/syscall/dispatch.h"
 #include "kernel/x86/x86.h"
 
 static const char *const exception_names[32] = {
@@ -63,7 +63,7 @@ void trap_print_frame(const struct trapframe *tf)
 
 /*
  * A CPU exception. From user mode it is the process's problem: a signal
- * (kernel/signal.c), after the page-fault code has had its chance (a heap
+ * (kernel/signal/deliver.c), after the page-fault code has had its chance (a heap
  * page on demand, a copy-on-write). From the kernel it is a bug, unless it
  * is a user-access instruction that met a bad pointer: then the copy
  * returns -EFAULT (kernel/mm/uaccess.c).
@@ -95,9 +95,9 @@ static void handle_interrupt(struct trapframe *tf)
 /*
  * The way back, the same for every trap and in this order:
  *  1. a switch, if the tick or a wakeup asked for one and the code we
- *     return to may be preempted (kernel/sched.c);
+ *     return to may be preempted (kernel/sched/sched.c);
  *  2. on the way to user mode, signals: a system call's restart, a default
- *     action, a handler's frame (kernel/signal.c). After the switch, so a
+ *     action, a handler's frame (kernel/signal/deliver.c). After the switch, so a
  *     task switched out here finds its signals when it runs again, and the
  *     frame a handler gets is the one the task really returns to.
  */
@@ -111,7 +111,7 @@ static void trap_exit(struct trapframe *tf)
 void trap_dispatch(struct trapframe *tf)
 {
 	if (tf->trapno == T_SYSCALL)
-		syscall_dispatch(tf);           /* kernel/syscall.c: the table, the BKL, the call */
+		syscall_dispatch(tf);           /* kernel/syscall/dispatch.c: the table, the BKL, the call */
 	else if (tf->trapno < 32 && !handlers[tf->trapno])
 		handle_exception(tf);
 	else

@@ -1,4 +1,4 @@
-"""smpix bkl: the Big Kernel Lock now (kernel_flag in kernel/bkl.c) and what each site cost."""
+"""smpix bkl: the Big Kernel Lock now (kernel_flag in kernel/locking/bkl.c) and what each site cost."""
 import gdb
 
 import smpix_kernel as k

@@ -129,7 +129,7 @@ def state_name(t):
 
 
 def all_tasks():
-    """Every task on all_tasks (kernel/task.c), in creation order; idle tasks are not on it."""
+    """Every task on all_tasks (kernel/sched/task.c), in creation order; idle tasks are not on it."""
     return list_entries(ev("all_tasks"), "struct task", "all_link")
 
 
@@ -144,7 +144,7 @@ def spinlock_str(l):
 
 
 def locks_held(c):
-    """The spinlocks a struct cpu records as held, innermost last (kernel/spinlock.c, note_held)."""
+    """The spinlocks a struct cpu records as held, innermost last (kernel/locking/spinlock.c, note_held)."""
     arr = c["locks_held"]
     cap = arr.type.range()[1] + 1
     n = int(c["nlocks_held"])
@@ -219,5 +219,5 @@ def spinning_on(thread):
 
 
 def bkl():
-    """The BKL's ticket lock, `kernel_flag` in kernel/bkl.c (static, so named by file)."""
+    """The BKL's ticket lock, `kernel_flag` in kernel/locking/bkl.c (static, so named by file)."""
     return ev("'bkl.c'::kernel_flag")

@@ -1,4 +1,4 @@
-"""smpix syscalls: the system call table (kernel/syscall_table.c) with flags and call counts."""
+"""smpix syscalls: the system call table (kernel/syscall/table.c) with flags and call counts."""
 import os
 import re
 
@@ -8,13 +8,13 @@ import smpix_kernel as k
 
 
 def flag_bits():
-    """{'SYS_BKL': 1, ...}: the flag macros, read from kernel/syscall.h beside the table's source.
+    """{'SYS_BKL': 1, ...}: the flag macros, read from kernel/syscall/dispatch.h beside the table's source.
 
     The values are macros, which plain -g leaves out of the debug info; the header
     is the one place they are defined, so read it rather than copy them here."""
     src = gdb.lookup_global_symbol("syscall_table").symtab.fullname()
     # Where the kernel was built, then the top of the tree gdb runs in (.gdbinit's paths).
-    candidates = [os.path.join(os.path.dirname(src), "syscall.h"), os.path.join("kernel", "syscall.h")]
+    candidates = [os.path.join(os.path.dirname(src), "dispatch.h"), os.path.join("kernel", "syscall", "dispatch.h")]
     for header in candidates:
         try:
             text = open(header).read()
@@ -55,7 +55,7 @@ Usage: smpix syscalls [-u] [NAME...]    -u: only calls made at least once; NAMEs
 FLAGS: BKL = the dispatcher takes the Big Kernel Lock around the call (SYS_BKL);
 FALLBACK = -ENOSYS on purpose, libc retries with an older call (SYS_FALLBACK).
 With bkl=syscalls on the command line every call runs under the BKL, whatever its flag.
-CALLS counts dispatches of that number since boot (calls[] in kernel/syscall.c)."""
+CALLS counts dispatches of that number since boot (calls[] in kernel/syscall/dispatch.c)."""
 
     def __init__(self):
         super().__init__("smpix syscalls", gdb.COMMAND_DATA)
@@ -67,9 +67,9 @@ CALLS counts dispatches of that number since boot (calls[] in kernel/syscall.c).
         bits = flag_bits()
         table = k.ev("syscall_table")
         n = int(k.ev("syscall_table_len"))
-        calls = k.ev("'syscall.c'::calls")
+        calls = k.ev("'dispatch.c'::calls")
         ncalls = calls.type.range()[1] + 1
-        if k.ev("'syscall.c'::bkl_every_syscall"):
+        if k.ev("'dispatch.c'::bkl_every_syscall"):
             gdb.write("bkl=syscalls: every call below runs under the BKL\n")
         gdb.write(f"{'NR':>4} {'NAME':<24} {'ARGS':>4} {'FLAGS':<12} {'HANDLER':<24} {'CALLS':>8}\n")
         shown = 0
@@ -83,7 +83,7 @@ CALLS counts dispatches of that number since boot (calls[] in kernel/syscall.c).
             gdb.write(f"{nr:>4} {name:<24} {int(d['nargs']):>4} {flags_str(int(d['flags']), bits):<12} "
                       f"{handler_name(d['fn']):<24} {count:>8}\n")
             shown += 1
-        unknown = int(k.ev("'syscall.c'::unknown_calls")["value"])
+        unknown = int(k.ev("'dispatch.c'::unknown_calls")["value"])
         gdb.write(f"{shown} of {n} table entries shown; {unknown} calls of numbers not in the table\n")
 
 

@@ -1,4 +1,4 @@
-"""smpix ps, $current() and $cpu(): tasks, from all_tasks (kernel/task.c) and each CPU's idle task."""
+"""smpix ps, $current() and $cpu(): tasks, from all_tasks (kernel/sched/task.c) and each CPU's idle task."""
 import gdb
 
 import smpix_kernel as k

@@ -6,7 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "kernel/spinlock.h"
+#include "kernel/locking/spinlock.h"
 
 /* A test can expect a panic: set panic_expected, then setjmp(panic_jump). */
 static int panic_expected, panic_seen;

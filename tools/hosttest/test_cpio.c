@@ -1,4 +1,4 @@
-// TESTS: fs/cpio.c
+// TESTS: fs/initrd/cpio.c
 /* The initrd's cpio parser against archives from the real `cpio -o -H newc` and damaged ones. */
 #include "hosttest.h"
 
@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fs/cpio.h"
+#include "fs/initrd/cpio.h"
 #include "kernel/uapi/errno.h"
 
 /* What the callback saw, copied out so a test can compare runs. */

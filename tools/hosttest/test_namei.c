@@ -1,4 +1,4 @@
-// TESTS: fs/namei.c fs/inode.c fs/mount.c fs/ramfs.c
+// TESTS: fs/namei.c fs/inode.c fs/mount.c fs/ramfs/ramfs.c
 /* The path walk on a real ramfs tree: ., .., slashes, mounts, symlinks, limits, getcwd's names. */
 #include "hosttest.h"
 #include "stubs.h"
@@ -9,10 +9,10 @@
 #include "fs/inode.h"
 #include "fs/mount.h"
 #include "fs/namei.h"
-#include "fs/ramfs.h"
+#include "fs/ramfs/ramfs.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/pmm.h"
-#include "kernel/mutex.h"
+#include "kernel/locking/mutex.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/limits.h"
 #include "kernel/uapi/stat.h"

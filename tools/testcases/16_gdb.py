@@ -74,7 +74,7 @@ def check_commands_in_lock_kernel(h):
                   f'cpus[{i}].curr->lock_depth' for i in range(CPUS)]
     truth_cmds += ['printf "truth bkl holder %d %d\\n", (\'bkl.c\'::kernel_flag).holder->pid, '
                    '(\'bkl.c\'::kernel_flag).holder_cpu']
-    truth_cmds += [f'printf "truth calls {n} %d\\n", \'syscall.c\'::calls[{nr}].value'
+    truth_cmds += [f'printf "truth calls {n} %d\\n", \'dispatch.c\'::calls[{nr}].value'
                    for n, nr in (("getpid", 20), ("ioctl", 54))]
     cmds = ["break lock_kernel_site if $current()->pid == 1", "continue", "finish"] + truth_cmds + \
         marked(["info threads", "smpix bkl", "smpix cpus", "smpix ps", "smpix syscalls getpid ioctl reboot",

@@ -4,7 +4,7 @@ bkl=syscalls at 4 CPUs the BKL is let go while writers wait for the serial line 
 and nothing waits a whole second. Everywhere a SIGKILLed writer is gone within 100 ticks and a
 console write cut by a signal returns its partial count."""
 
-# The scheduler's own report of a task that waited a second of ticks for its CPU (kernel/sched.c).
+# The scheduler's own report of a task that waited a second of ticks for its CPU (kernel/sched/sched.c).
 STARVED = r"^INFO: task \d+ \(.*\) runnable but not picked"
 
 

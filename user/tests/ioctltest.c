@@ -553,9 +553,9 @@ static long ioctl_hold_cycles_after(int n)
 	for (int i = 0; i < n; i++)
 		bench_update(fd, 10, 0);
 	gt_close(fd);
-	if (read_file("/proc/bkl", text, sizeof(text)) <= 0 || bkl_site_acquired("fs/vfs_ioctl.c:") < n)
+	if (read_file("/proc/bkl", text, sizeof(text)) <= 0 || bkl_site_acquired("fs/ioctl/vfs_ioctl.c:") < n)
 		return -1;
-	return bkl_site_column("fs/vfs_ioctl.c:", 5);
+	return bkl_site_column("fs/ioctl/vfs_ioctl.c:", 5);
 }
 
 /* /proc/sys/kernel/bkl_timing: 0 counts BKL holds without timing them, 1 times them too. */
@@ -589,11 +589,11 @@ static void t_bkl_sites_of_2004(void)
 	gt_close(fd);
 	CHECK(read_file("/proc/uptime", buf, sizeof(buf)) > 0);  /* /proc, not /proc/sys */
 	CHECK(read_file("/proc/bkl", text, sizeof(text)) > 0);
-	CHECK(bkl_site_acquired("fs/chrdev.c:") > 0);
+	CHECK(bkl_site_acquired("fs/devfs/chrdev.c:") > 0);
 	CHECK(bkl_site_acquired("fs/read_write.c:") > 0);
-	CHECK(bkl_site_acquired("fs/vfs_ioctl.c:") > 0);
+	CHECK(bkl_site_acquired("fs/ioctl/vfs_ioctl.c:") > 0);
 	CHECK(bkl_site_acquired("drivers/cpuid.c:") > 0);
-	CHECK(bkl_site_acquired("fs/procfs.c:") > 0);
+	CHECK(bkl_site_acquired("fs/proc/procfs.c:") > 0);
 	CHECK(bkl_site_acquired("kernel/main.c:") > 0);         /* boot-time initialisation */
 }
 

@@ -1,5 +1,5 @@
 /*
- * /bin/pipetest: pipes, as POSIX and Linux define them. Every rule of fs/pipe.c
+ * /bin/pipetest: pipes, as POSIX and Linux define them. Every rule of fs/pipe/pipe.c
  * has a test here: EOF, EPIPE and SIGPIPE, PIPE_BUF atomicity, O_NONBLOCK,
  * pipe2's flags, FIONREAD, blocking on both sides, bad pointers and bad fds,
  * named pipes (FIFOs: how their ends meet at open), and pipes used from every

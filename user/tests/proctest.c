@@ -524,7 +524,7 @@ static long long procfs_site(const char *bkl, const char *fn)
 	while (line && *line) {
 		const char *end = strchr(line, '\n');
 
-		const char *site = gt_strstr(line, "fs/procfs.c:");
+		const char *site = gt_strstr(line, "fs/proc/procfs.c:");
 
 		if (site && (!end || site < end) && gt_strstr(site, fn) && (!end || gt_strstr(site, fn) < end)) {
 			const char *v = line;

@@ -1,0 +1,40 @@
+/* The contents of each /proc file: printers into a procbuf, and the writable files' parsers. */
+#ifndef FS_PROC_FILES_H
+#define FS_PROC_FILES_H
+
+#include "kernel/types.h"
+
+struct procbuf;
+
+/* fs/proc/proc_kernel.c: system-wide files (arg unused). */
+void proc_show_cpuinfo(struct procbuf *pb, void *arg);
+void proc_show_meminfo(struct procbuf *pb, void *arg);
+void proc_show_uptime(struct procbuf *pb, void *arg);
+void proc_show_interrupts(struct procbuf *pb, void *arg);
+void proc_show_mounts(struct procbuf *pb, void *arg);
+void proc_show_bkl(struct procbuf *pb, void *arg);
+void proc_show_syscalls(struct procbuf *pb, void *arg);
+/* text is what was written, NUL-terminated, one trailing newline removed: 0 or -EINVAL. */
+int proc_write_bkl(const char *text);
+
+/* fs/proc/proc_pid.c: per-process files; arg is the pid (as an int cast to a pointer). */
+void proc_show_pid_stat(struct procbuf *pb, void *arg);
+void proc_show_pid_status(struct procbuf *pb, void *arg);
+void proc_show_pid_cmdline(struct procbuf *pb, void *arg);
+void proc_show_pid_sched(struct procbuf *pb, void *arg);
+/* Does pid name a task /proc shows? */
+bool proc_pid_exists(int pid);
+/* The smallest pid >= from that /proc shows, or -1: for listing /proc. */
+int proc_pid_next(int from);
+/* The path of pid's program into buf (no NUL): its length, or -ENOENT. */
+int proc_pid_exe(int pid, char *buf, size_t size);
+
+/* fs/proc/proc_sys.c: the /proc/sys/kernel knobs (run without the BKL). */
+void proc_show_spin_report_ms(struct procbuf *pb, void *arg);
+int proc_write_spin_report_ms(const char *text);
+void proc_show_bkl_timing(struct procbuf *pb, void *arg);
+int proc_write_bkl_timing(const char *text);
+void proc_show_ioctl_mode(struct procbuf *pb, void *arg);
+int proc_write_ioctl_mode(const char *text);
+
+#endif

@@ -1,0 +1,293 @@
+/*
+ * The Big Kernel Lock.
+ *
+ * When Linux 2.0 first ran on several CPUs, it made the whole kernel safe the
+ * simplest way possible: one lock, taken on every entry into the kernel, so
+ * that only one CPU at a time ran kernel code. Over the following years that
+ * lock was pushed out of one subsystem after another, but in 2004 the 2.6.6
+ * kernel still had about 500 calls to lock_kernel() ("The Big Kernel Lock
+ * lives on", 2004). Every ioctl() still ran under it, which is what the mail
+ * "Unserializing ioctl() system calls" (May 2004) proposed to change.
+ *
+ * Underneath, the BKL is a spinlock. Two rules make it different:
+ *
+ *  1. It is recursive. A task may call lock_kernel() while it already holds
+ *     it; only the outermost call takes the lock, only the matching outermost
+ *     unlock_kernel() releases it. The count lives in the task, not in the
+ *     lock: task->lock_depth is -1 when the task does not hold the BKL, 0 after
+ *     one lock_kernel(), 1 after two, and so on (Linux 2.6's convention).
+ *
+ *  2. It is released while its holder sleeps or yields. schedule() notices
+ *     a task with lock_depth >= 0 and drops the lock before switching away,
+ *     and takes it back before the task runs again. The holder is never
+ *     preempted (sched.c's preemptible_now() leaves it running, as 2.6.6's
+ *     spinlock BKL did), so only a sleep or a yield of its own lets other
+ *     BKL users in. lock_depth is not touched, so the task never notices...
+ *     except that the world may have changed while it slept. Another CPU may
+ *     have taken the BKL and changed the very data the sleeper was looking at.
+ *
+ *     So code under the BKL must re-check its conditions after anything that
+ *     can sleep (kmalloc that may wait, a wait queue, copying from user space
+ *     that may fault). The BKL only guarantees mutual exclusion between the
+ *     points where its holder might sleep. That weak guarantee is why it was
+ *     so easy to live with, and why it was so hard to remove.
+ *
+ * Other rules, checked here:
+ *  - never in interrupt context (an interrupt cannot sleep, and could
+ *    deadlock against the task it interrupted): reported, not taken;
+ *  - unlock_kernel() without a matching lock_kernel(): reported.
+ *
+ * Statistics: every call site has a struct bkl_site (planted by the
+ * lock_kernel() macro in kernel/locking/bkl.h). They count acquisitions, contended
+ * acquisitions, time spent waiting and time spent holding, in TSC cycles.
+ * Only the BKL's holder updates them, so the BKL itself protects them.
+ */
+#include "kernel/locking/bkl.h"
+
+#include "kernel/locking/atomic.h"
+#include "kernel/cmdline.h"
+#include "kernel/cpu.h"
+#include "kernel/lib/string.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/locking/spinlock.h"
+#include "kernel/sched/task.h"
+#include "kernel/x86/x86.h"
+
+/*
+ * The lock itself: a ticket lock of its own rather than a spinlock_t,
+ * because a spinlock_t disables preemption for as long as it is held, and
+ * a BKL holder may sleep (rule 2): schedule() panics if called with a
+ * spinlock held. The holder is kept from preemption by its lock_depth
+ * instead (kernel/sched/sched.c), and the lock is handed back and forth across
+ * its sleeps by bkl_release_for_switch() and bkl_reacquire_after_switch().
+ */
+static struct {
+	volatile uint16_t owner;        /* ticket now being served */
+	volatile uint16_t next;         /* next ticket to hand out */
+	struct task *holder;            /* the task holding it, or NULL */
+	int holder_cpu;
+	uint64_t acquired_at;           /* TSC when the holder got it */
+	struct bkl_site *site;          /* the site charged for this hold */
+} kernel_flag = { 0, 0, NULL, -1, 0, NULL };    /* "kernel_flag": its name in Linux 2.0-2.6 */
+
+extern struct bkl_site bkl_sites_start[], bkl_sites_stop[];
+
+/*
+ * Time each hold for the hold columns of /proc/bkl? Two TSC reads per hold,
+ * the only part of the statistics that costs more than a few additions
+ * (under QEMU's TCG a TSC read is a call into the emulator's clock). Like
+ * Linux's /proc/sys/kernel/lock_stat: on by default here, since smpix is for
+ * looking at; "bkl_timing=0" at boot or /proc/sys/kernel/bkl_timing turns it
+ * off. A plain flag: a hold started untimed has acquired_at 0 and is not
+ * charged, so flipping it while the lock is held is harmless.
+ */
+static volatile bool hold_timing = true;
+
+static void bkl_report(const char *what, const char *file, int line)
+{
+	printk("BUG: %s at %s:%d (CPU %d, pid %d %s, lock_depth %d)\n", what, file, line, cpu_id(),
+	       current ? current->pid : -1, current ? current->name : "-",
+	       current ? current->lock_depth : 0);
+	dump_backtrace(read_ebp());
+}
+
+static void report_bkl_lockup(struct bkl_site *site)
+{
+	struct task *h = READ_ONCE(kernel_flag.holder);
+	struct bkl_site *hs = READ_ONCE(kernel_flag.site);
+
+	printk("BUG: BKL lockup suspected on CPU %d at %s:%d: held by pid %d (%s) on CPU %d since %s:%d\n",
+	       cpu_id(), site->file, site->line, h ? h->pid : -1, h ? h->name : "?",
+	       kernel_flag.holder_cpu, hs ? hs->file : "?", hs ? hs->line : 0);
+	dump_backtrace(read_ebp());
+}
+
+/* Take the raw lock and charge the wait to site. Preemption must be off. */
+static inline __attribute__((always_inline)) void bkl_raw_acquire(struct bkl_site *site, bool reacquire)
+{
+	uint16_t ticket = __atomic_fetch_add(&kernel_flag.next, 1, __ATOMIC_ACQUIRE);
+	bool contended = READ_ONCE(kernel_flag.owner) != ticket;
+	bool reported = false;
+	uint64_t start = 0, now;
+
+	/* Read the clock for the wait only when there is one: uncontended, one TSC read per hold. */
+	if (contended) {
+		start = rdtsc();
+		while (READ_ONCE(kernel_flag.owner) != ticket) {
+			cpu_relax();
+			if (!reported && rdtsc() - start > spin_report_cycles) {
+				report_bkl_lockup(site);
+				reported = true;
+			}
+		}
+	}
+	now = (contended || hold_timing) ? rdtsc() : 0;
+	kernel_flag.holder = current;
+	kernel_flag.holder_cpu = cpu_id();
+	kernel_flag.acquired_at = hold_timing ? now : 0;
+	kernel_flag.site = site;
+
+	/* We hold the BKL now: the statistics are ours to update. */
+	if (reacquire)
+		site->reacquisitions++;
+	else
+		site->acquisitions++;
+	if (contended) {
+		uint64_t waited = now - start;
+		site->contended++;
+		site->wait_cycles += waited;
+		if (waited > site->wait_max)
+			site->wait_max = waited;
+	}
+}
+
+/* Release the raw lock, charging the hold time to the site that took it. Preemption must be off. */
+static inline __attribute__((always_inline)) void bkl_raw_release(void)
+{
+	struct bkl_site *site = kernel_flag.site;
+
+	if (kernel_flag.acquired_at) {
+		uint64_t held = rdtsc() - kernel_flag.acquired_at;
+
+		site->hold_cycles += held;
+		if (held > site->hold_max)
+			site->hold_max = held;
+	}
+	kernel_flag.holder = NULL;
+	kernel_flag.holder_cpu = -1;
+	kernel_flag.site = NULL;
+	/* Release: the critical section's stores are visible before the next ticket is served. */
+	__atomic_store_n(&kernel_flag.owner, (uint16_t)(kernel_flag.owner + 1), __ATOMIC_RELEASE);
+}
+
+void lock_kernel_site(struct bkl_site *site)
+{
+	struct task *t = current;
+
+	if (in_interrupt()) {
+		bkl_report("lock_kernel() called from interrupt context", site->file, site->line);
+		return;
+	}
+	/* Rule 1: a holder just counts one level deeper. */
+	/* LAB3: BEGIN recursion */
+	if (t->lock_depth >= 0) {
+		t->lock_depth++;
+		return;
+	}
+	/* LAB3: END */
+	/*
+	 * No preemption between taking the lock and recording it in lock_depth:
+	 * schedule() decides whether to release the lock by looking at lock_depth.
+	 */
+	preempt_disable();
+	bkl_raw_acquire(site, false);
+	t->bkl_site = site;
+	t->lock_depth = 0;
+	preempt_enable();
+}
+
+void unlock_kernel_site(const char *file, int line)
+{
+	struct task *t = current;
+
+	if (in_interrupt()) {
+		bkl_report("unlock_kernel() called from interrupt context", file, line);
+		return;
+	}
+	if (t->lock_depth < 0) {
+		bkl_report("unlock_kernel() without lock_kernel()", file, line);
+		return;
+	}
+	/* LAB3: BEGIN outermost-unlock */
+	if (t->lock_depth > 0) {
+		t->lock_depth--;        /* still held by an outer lock_kernel() */
+		return;
+	}
+	/* LAB3: END */
+	preempt_disable();
+	t->lock_depth = -1;
+	bkl_raw_release();
+	preempt_enable();
+}
+
+bool kernel_locked(void)
+{
+	return current && current->lock_depth >= 0;
+}
+
+/* Rule 2, first half: schedule() calls this, interrupts off, before switching away from prev. */
+void bkl_release_for_switch(struct task *prev)
+{
+	/* LAB3: BEGIN release-on-sleep */
+	if (prev->lock_depth < 0)
+		return;
+	if (kernel_flag.holder != prev)
+		panic("BKL: task %d (%s) has lock_depth %d but does not hold the lock",
+		      prev->pid, prev->name, prev->lock_depth);
+	bkl_raw_release();
+	/* LAB3: END */
+}
+
+/* Rule 2, second half: a holder that slept takes the lock back before it goes on. */
+void bkl_reacquire_after_switch(struct task *next)
+{
+	/* LAB3: BEGIN reacquire-after-sleep */
+	if (next->lock_depth < 0)
+		return;
+	preempt_disable();
+	bkl_raw_acquire(next->bkl_site, true);
+	preempt_enable();
+	/* LAB3: END */
+}
+
+void bkl_get_state(struct bkl_state *st)
+{
+	struct task *h = READ_ONCE(kernel_flag.holder);
+
+	st->owner = h;
+	st->owner_cpu = h ? kernel_flag.holder_cpu : -1;
+	st->owner_depth = h ? h->lock_depth : -1;
+	st->waiting = (uint16_t)(READ_ONCE(kernel_flag.next) - READ_ONCE(kernel_flag.owner)) - (h ? 1 : 0);
+	if (st->waiting < 0)
+		st->waiting = 0;
+}
+
+struct bkl_site *bkl_sites_begin(void)
+{
+	return bkl_sites_start;
+}
+
+struct bkl_site *bkl_sites_end(void)
+{
+	return bkl_sites_stop;
+}
+
+/* Zero every site's counters. Takes the BKL, since the BKL protects them. */
+void bkl_stats_reset(void)
+{
+	lock_kernel();
+	for (struct bkl_site *s = bkl_sites_start; s < bkl_sites_stop; s++) {
+		s->acquisitions = s->contended = s->reacquisitions = 0;
+		s->wait_cycles = s->wait_max = s->hold_cycles = s->hold_max = 0;
+	}
+	unlock_kernel();
+}
+
+bool bkl_timing_get(void)
+{
+	return READ_ONCE(hold_timing);
+}
+
+void bkl_timing_set(bool on)
+{
+	WRITE_ONCE(hold_timing, on);
+}
+
+void bkl_timing_init(void)
+{
+	const char *v = cmdline_get("bkl_timing");
+
+	if (v && strcmp(v, "0") == 0)
+		bkl_timing_set(false);
+}

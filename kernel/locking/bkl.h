@@ -1,0 +1,63 @@
+/* The Big Kernel Lock: recursive, per task, released while its holder sleeps. See kernel/locking/bkl.c. */
+#ifndef KERNEL_BKL_H
+#define KERNEL_BKL_H
+
+#include "kernel/types.h"
+
+struct task;
+
+/*
+ * One of these exists for every place in the source that calls lock_kernel():
+ * the macro below plants a static one at the call site, in section .bkl_sites,
+ * so the kernel can list every BKL site it contains (as the 2004 survey did
+ * by hand) with what each one cost. The counters are only changed by the task
+ * that holds the BKL, so the BKL itself protects them.
+ */
+struct bkl_site {
+	const char *file;
+	int line;
+	const char *function;
+	uint64_t acquisitions;          /* outermost lock_kernel() calls here */
+	uint64_t contended;             /* ... that found the lock taken and had to spin */
+	uint64_t reacquisitions;        /* times its holder slept and took the lock back */
+	uint64_t wait_cycles, wait_max; /* TSC cycles spent spinning for the lock */
+	uint64_t hold_cycles, hold_max; /* TSC cycles the lock was held from here */
+} __attribute__((aligned(8)));          /* sizeof must be the stride between sites in the section */
+
+void lock_kernel_site(struct bkl_site *site);
+void unlock_kernel_site(const char *file, int line);
+
+#define lock_kernel()                                                                   \
+	do {                                                                            \
+		static struct bkl_site bkl_site_                                        \
+			__attribute__((section(".bkl_sites"), aligned(8))) =             \
+				{ __FILE__, __LINE__, __func__, 0, 0, 0, 0, 0, 0, 0 };  \
+		lock_kernel_site(&bkl_site_);                                           \
+	} while (0)
+#define unlock_kernel() unlock_kernel_site(__FILE__, __LINE__)
+
+/* Does the current task hold the BKL? */
+bool kernel_locked(void);
+
+/* A snapshot for /proc/bkl, bklstat and tests. */
+struct bkl_state {
+	struct task *owner;             /* NULL when free */
+	int owner_cpu;                  /* -1 when free */
+	int owner_depth;                /* the owner's lock_depth */
+	int waiting;                    /* tickets handed out but not yet served */
+};
+void bkl_get_state(struct bkl_state *st);
+/* Every call site, whether or not it ever ran. */
+struct bkl_site *bkl_sites_begin(void);
+struct bkl_site *bkl_sites_end(void);
+void bkl_stats_reset(void);
+/* Hold-time statistics on or off (/proc/sys/kernel/bkl_timing, boot word bkl_timing=0). */
+bool bkl_timing_get(void);
+void bkl_timing_set(bool on);
+void bkl_timing_init(void);
+
+/* Used only by schedule(): drop the lock for a sleeping holder, take it back on return. */
+void bkl_release_for_switch(struct task *prev);
+void bkl_reacquire_after_switch(struct task *next);
+
+#endif

@@ -1,0 +1,61 @@
+/* Sleeping mutexes: a spinlock guards the owner field; waiters sleep on a wait queue. */
+#include "kernel/locking/mutex.h"
+
+#include "kernel/panic.h"
+#include "kernel/sched/task.h"
+
+void mutex_init(struct mutex *m, const char *name)
+{
+	spin_lock_init(&m->lock, name);
+	wait_queue_init(&m->waiters, name);
+	m->owner = NULL;
+	m->name = name;
+}
+
+bool mutex_trylock(struct mutex *m)
+{
+	uint32_t flags;
+	bool got = false;
+
+	spin_lock_irqsave(&m->lock, flags);
+	if (!m->owner) {
+		m->owner = current;
+		got = true;
+	}
+	spin_unlock_irqrestore(&m->lock, flags);
+	return got;
+}
+
+void mutex_lock(struct mutex *m)
+{
+	might_sleep();
+	if (m->owner == current)
+		panic("mutex %s: task %d takes it twice", m->name, current->pid);
+	/* Re-check after every wakeup: another task may have taken it first. */
+	wait_event(m->waiters, mutex_trylock(m));
+}
+
+int mutex_lock_interruptible(struct mutex *m)
+{
+	might_sleep();
+	if (m->owner == current)
+		panic("mutex %s: task %d takes it twice", m->name, current->pid);
+	return wait_event_interruptible(m->waiters, mutex_trylock(m));
+}
+
+void mutex_unlock(struct mutex *m)
+{
+	uint32_t flags;
+
+	spin_lock_irqsave(&m->lock, flags);
+	if (m->owner != current)
+		panic("mutex %s: unlocked by task %d, which does not own it", m->name, current->pid);
+	m->owner = NULL;
+	spin_unlock_irqrestore(&m->lock, flags);
+	wake_up(&m->waiters);
+}
+
+bool mutex_is_mine(const struct mutex *m)
+{
+	return m->owner == current;
+}

@@ -1,0 +1,232 @@
+/*
+ * Process groups and sessions, with Linux's rules. A session is what a login
+ * and its terminal share; inside it, each job (a shell pipeline) is a
+ * process group, so ^C can signal the whole job at once (kill(-pgid)). Every
+ * process has the pgid and sid of its group and session; the leader of
+ * either is the process whose pid they are. The fields live in struct task
+ * and, like the rest of the process tree, are protected by proc_lock.
+ */
+#include "kernel/process/pgrp.h"
+
+#include "kernel/process/proc.h"
+#include "kernel/signal/signal.h"
+#include "kernel/syscall/handlers.h"
+#include "kernel/sched/task.h"
+#include "kernel/uapi/errno.h"
+
+void pgrp_fork(struct task *child, const struct task *parent)
+{
+	child->pgid = parent->pgid;
+	child->sid = parent->sid;
+}
+
+void pgrp_make_leader(struct task *t)
+{
+	t->pgid = t->sid = t->pid;
+}
+
+/* A live process (not a zombie, not a kernel thread). Needs tasks_lock. */
+static bool is_live_process(const struct task *t)
+{
+	return t->mm && !t->exited && t->state != TASK_NEW && t->state != TASK_DEAD;
+}
+
+/*
+ * Call fn(t, arg) for every live process that match(t, key) accepts, with
+ * proc_lock held (so none is freed meanwhile); how many there were.
+ */
+static int for_each_process(bool (*match)(const struct task *, int), int key,
+			    void (*fn)(struct task *, int), int arg)
+{
+	struct list_head *pos;
+	uint32_t flags;
+	int n = 0;
+
+	assert_spin_held(&proc_lock);
+	spin_lock_irqsave(&tasks_lock, flags);
+	list_for_each(pos, &all_tasks) {
+		struct task *t = list_entry(pos, struct task, all_link);
+
+		if (is_live_process(t) && match(t, key)) {
+			n++;
+			if (fn)
+				fn(t, arg);
+		}
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return n;
+}
+
+static bool in_group(const struct task *t, int pgid)
+{
+	return t->pgid == pgid;
+}
+
+/* Does group pgid have a member in session sid? Needs proc_lock. */
+static bool group_in_session(int pgid, int sid)
+{
+	struct list_head *pos;
+	uint32_t flags;
+	bool found = false;
+
+	spin_lock_irqsave(&tasks_lock, flags);
+	list_for_each(pos, &all_tasks) {
+		struct task *t = list_entry(pos, struct task, all_link);
+
+		if (is_live_process(t) && t->pgid == pgid && t->sid == sid)
+			found = true;
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return found;
+}
+
+int pgrp_session(int pgid)
+{
+	struct list_head *pos;
+	uint32_t flags;
+	int sid = -ESRCH;
+
+	spin_lock(&proc_lock);
+	spin_lock_irqsave(&tasks_lock, flags);
+	list_for_each(pos, &all_tasks) {
+		struct task *t = list_entry(pos, struct task, all_link);
+
+		if (is_live_process(t) && t->pgid == pgid) {
+			sid = t->sid;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	spin_unlock(&proc_lock);
+	return sid;
+}
+
+static bool not_init_nor_caller(const struct task *t, int unused)
+{
+	return t != init_task && t != current;
+}
+
+static void send_one(struct task *t, int sig)
+{
+	signal_send_from_user(t, sig, SI_USER);
+}
+
+int pgrp_kill(int pgid, int sig)
+{
+	int n;
+
+	if (pgid <= 0)
+		return -ESRCH;
+	spin_lock(&proc_lock);
+	n = for_each_process(in_group, pgid, send_one, sig);
+	spin_unlock(&proc_lock);
+	return n ? 0 : -ESRCH;
+}
+
+int pgrp_kill_all(int sig)
+{
+	int n;
+
+	spin_lock(&proc_lock);
+	n = for_each_process(not_init_nor_caller, 0, send_one, sig);
+	spin_unlock(&proc_lock);
+	return n ? 0 : -ESRCH;
+}
+
+/* The process pid names for get*id (0: the caller). Needs proc_lock. */
+static struct task *lookup(int pid)
+{
+	struct task *t = pid == 0 ? current : task_find(pid);
+
+	return t && !t->exited ? t : NULL;
+}
+
+/*
+ * setpgid(pid, pgid): move pid (the caller or one of its children) into
+ * group pgid of its own session, or make it the leader of a new group
+ * (pgid == pid). Linux's checks, in Linux's order.
+ */
+long sys_setpgid(int pid, int pgid)
+{
+	struct task *me = current, *t;
+	int r = 0;
+
+	if (pid == 0)
+		pid = me->pid;
+	if (pgid == 0)
+		pgid = pid;
+	if (pgid < 0)
+		return -EINVAL;
+	spin_lock(&proc_lock);
+	t = task_find(pid);
+	if (!t || t->exited || (t != me && t->parent != me)) {
+		r = -ESRCH;
+	} else if (t != me && t->sid != me->sid) {
+		r = -EPERM;
+	} else if (t != me && t->did_exec) {
+		r = -EACCES;            /* a child that has exec'd is no longer ours to move */
+	} else if (t->sid == t->pid) {
+		r = -EPERM;             /* a session leader stays the leader of its group */
+	} else if (pgid != pid && !group_in_session(pgid, me->sid)) {
+		r = -EPERM;             /* only a group of our own session may be joined */
+	} else {
+		t->pgid = pgid;
+	}
+	spin_unlock(&proc_lock);
+	return r;
+}
+
+long sys_getpgid(int pid)
+{
+	struct task *t;
+	int r;
+
+	if (pid < 0)
+		return -ESRCH;
+	spin_lock(&proc_lock);
+	t = lookup(pid);
+	r = t ? t->pgid : -ESRCH;
+	spin_unlock(&proc_lock);
+	return r;
+}
+
+long sys_getpgrp(void)
+{
+	return sys_getpgid(0);
+}
+
+long sys_getsid(int pid)
+{
+	struct task *t;
+	int r;
+
+	if (pid < 0)
+		return -ESRCH;
+	spin_lock(&proc_lock);
+	t = lookup(pid);
+	r = t ? t->sid : -ESRCH;
+	spin_unlock(&proc_lock);
+	return r;
+}
+
+/*
+ * setsid(): a new session and group, both led by the caller. Not for a
+ * group leader: its group's other members would end up in another session.
+ * The new session has no controlling terminal: a tty belongs to the session
+ * whose id it recorded (drivers/tty.c), and that is not this new one.
+ */
+long sys_setsid(void)
+{
+	struct task *me = current;
+	int r;
+
+	spin_lock(&proc_lock);
+	if (for_each_process(in_group, me->pid, NULL, 0)) {
+		r = -EPERM;
+	} else {
+		me->pgid = me->sid = me->pid;
+		r = me->pid;
+	}
+	spin_unlock(&proc_lock);
+	return r;
+}

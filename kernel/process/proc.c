@@ -1,0 +1,461 @@
+/*
+ * Processes: a task with an address space, a parent and children. fork()
+ * copies the caller; exit() turns it into a zombie that keeps only its exit
+ * status until the parent collects it with wait4(), which frees it.
+ * Orphans are adopted by init (the first process), which reaps them.
+ */
+#include "kernel/process/proc.h"
+
+#include "fs/vfs.h"
+#include "kernel/locking/atomic.h"
+#include "kernel/locking/bkl.h"
+#include "kernel/cmdline.h"
+#include "kernel/process/exec.h"
+#include "kernel/process/exec_info.h"
+#include "kernel/process/fork.h"
+#include "kernel/time/itimer.h"
+#include "kernel/lib/format.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/mm.h"
+#include "kernel/mm/uaccess.h"
+#include "kernel/process/pgrp.h"
+#include "kernel/printk.h"
+#include "kernel/sched/sched.h"
+#include "kernel/signal/signal.h"
+#include "kernel/syscall/dispatch.h"
+#include "kernel/syscall/handlers.h"
+#include "kernel/sched/task.h"
+#include "kernel/uapi/errno.h"
+#include "kernel/uapi/signal.h"
+#include "kernel/uapi/wait.h"
+#include "kernel/x86/power.h"
+#include "kernel/x86/trap.h"
+#include "kernel/x86/x86.h"
+
+spinlock_t proc_lock = SPINLOCK_INIT("proc");
+struct task *init_task;
+
+#define RUSAGE_SIZE 72                  /* struct rusage on i386: 2 timevals + 14 longs */
+
+/* Give t an empty family and hang it under parent (NULL: nobody waits for it). */
+static void proc_link(struct task *t, struct task *parent)
+{
+	list_init(&t->children);
+	list_init(&t->sibling);
+	wait_queue_init(&t->child_exit, "child_exit");
+	spin_lock(&proc_lock);
+	t->parent = parent;
+	if (parent)
+		list_add_tail(&t->sibling, &parent->children);
+	spin_unlock(&proc_lock);
+}
+
+/*
+ * init's environment: HOME and TERM, then, as Linux does, every key=value
+ * word of the kernel command line whose key has no '.' (Linux leaves out the
+ * words it knows itself; smpix passes them all). So "init=/bin/fuzz
+ * fuzz_seed=7" hands the fuzzer its seed.
+ */
+static const char *const *init_environment(void)
+{
+	static char strings[CMDLINE_MAX + CMDLINE_WORDS];
+	static const char *envp[CMDLINE_WORDS + 3] = { "HOME=/", "TERM=vt100" };
+	size_t used = 0;
+	int n = 2;
+
+	for (int i = 0; i < kernel_cmdline.nwords; i++) {
+		const char *key = kernel_cmdline.key[i], *value = kernel_cmdline.value[i];
+		int len;
+
+		if (!value[0] || strchr(key, '.'))
+			continue;
+		len = snprintf(strings + used, sizeof(strings) - used, "%s=%s", key, value);
+		if (len < 0 || (size_t)len >= sizeof(strings) - used)
+			break;
+		envp[n++] = strings + used;
+		used += (size_t)len + 1;
+	}
+	envp[n] = NULL;
+	return envp;
+}
+
+int proc_start_init(const char *path)
+{
+	const char *const *envp = init_environment();
+	const char *argv[] = { path, NULL };
+	struct task *t = task_alloc("init");
+	int r;
+
+	if (!t)
+		return -ENOMEM;
+	task_make_init(t);
+	pgrp_make_leader(t);
+	proc_link(t, NULL);
+	r = vfs_proc_init(t);           /* fds 0, 1, 2: /dev/console */
+	if (r == 0)
+		r = exec_kernel(t, path, argv, envp);
+	if (r < 0) {
+		vfs_proc_exit(t);
+		task_free(t);
+		return r;
+	}
+	init_task = t;
+	task_start_in_user_mode(t);
+	wake_up_new_task(t);
+	return t->pid;
+}
+
+/* Let a kernel thread have children (its family fields start zeroed). */
+static void proc_init_family(struct task *t)
+{
+	if (!t->children.next) {
+		list_init(&t->children);
+		list_init(&t->sibling);
+		wait_queue_init(&t->child_exit, "child_exit");
+	}
+}
+
+int proc_spawn(const char *path, const char *const *argv)
+{
+	struct task *t = task_alloc("spawn");
+	int r, pid;
+
+	if (!t)
+		return -ENOMEM;
+	proc_init_family(current);
+	r = vfs_proc_init(t);
+	if (r == 0)
+		r = exec_kernel(t, path, argv, NULL);
+	if (r < 0) {
+		vfs_proc_exit(t);
+		task_free(t);
+		return r;
+	}
+	pgrp_make_leader(t);
+	proc_link(t, current);
+	task_start_in_user_mode(t);
+	pid = t->pid;
+	wake_up_new_task(t);
+	return pid;
+}
+
+struct task *proc_fork(void)
+{
+	struct task *p = current, *c = task_alloc(p->name);
+	struct trapframe *tf;
+
+	if (!c)
+		return NULL;
+	c->mm = mm_fork(p->mm);
+	if (!c->mm) {
+		task_free(c);
+		return NULL;
+	}
+	if (vfs_proc_fork(p, c) < 0) {  /* the same open files, directory and umask */
+		mm_destroy(c->mm);
+		task_free(c);
+		return NULL;
+	}
+	tf = task_trapframe(c);
+	*tf = *task_trapframe(p);
+	tf->eax = 0;                    /* the child sees fork() return 0 */
+	c->cpus_allowed = p->cpus_allowed;
+	c->exec_info = exec_info_get(p->exec_info);     /* same program, same arguments */
+	fpu_copy_live(&c->fpu);         /* the child starts with the parent's FPU registers */
+	fork_inherit(c, p);             /* signal actions, process group, TLS (kernel/process/fork.c) */
+	proc_link(c, p);
+	task_start_in_user_mode(c);
+	return c;
+}
+
+long sys_fork(void)
+{
+	struct task *c = proc_fork();
+	int pid;
+
+	if (!c)
+		return -ENOMEM;
+	pid = c->pid;
+	wake_up_new_task(c);
+	return pid;
+}
+
+/* Hand t's children to init; zombies among them are init's to reap now. Needs proc_lock. */
+static void reparent_children(struct task *t)
+{
+	struct list_head *pos, *tmp;
+	bool wake = false;
+
+	assert_spin_held(&proc_lock);
+	list_for_each_safe(pos, tmp, &t->children) {
+		struct task *c = list_entry(pos, struct task, sibling);
+
+		list_del(&c->sibling);
+		c->parent = init_task;
+		/*
+		 * Its new parent hears of its death by SIGCHLD, whatever clone()
+		 * asked for: an orphan with exit signal SIGKILL must not kill init
+		 * (Linux's reparent_leader: "We don't want people slaying init").
+		 */
+		c->exit_signal = SIGCHLD;
+		if (init_task && init_task != t)
+			list_add_tail(&c->sibling, &init_task->children);
+		else
+			c->parent = NULL;
+		wake |= c->exited;
+	}
+	if (wake && init_task && init_task != t)
+		wake_up(&init_task->child_exit);
+}
+
+void proc_orphan_children(struct task *t)
+{
+	uint32_t flags;
+
+	if (!t->children.next || list_empty(&t->children))
+		return;         /* never had children (its family fields are still zeroed) */
+	spin_lock_irqsave(&proc_lock, flags);
+	reparent_children(t);
+	spin_unlock_irqrestore(&proc_lock, flags);
+}
+
+void proc_exit(int status)
+{
+	struct task *t = current;
+	struct task *parent;
+	struct mm *mm = t->mm;
+
+	if (t == init_task) {
+		printk("smpix: init (pid %d) exited with status 0x%x; powering off\n", t->pid, status);
+		power_off();
+	}
+	/* A process may die inside a syscall that runs under the BKL (bkl=syscalls). */
+	while (kernel_locked())
+		unlock_kernel();
+	vfs_proc_exit(t);               /* close every file (a release may sleep: before cli below) */
+	/* Under proc_lock: the OOM killer reads t->mm->npages under it (kernel/mm/oom_kill.c). */
+	spin_lock(&proc_lock);
+	t->mm = NULL;
+	spin_unlock(&proc_lock);
+	mm_activate(NULL, (char *)t->kstack + KSTACK_SIZE);
+	mm_destroy(mm);
+	itimer_exit(t);                 /* no SIGALRM for a process that is gone */
+
+	/*
+	 * Interrupts stay off from here: a preemption between becoming a zombie
+	 * and waking the parent would take us off the run queue for good, with
+	 * the parent never told. task_exit_final() switches away for the last time.
+	 */
+	cli();
+	spin_lock(&proc_lock);
+	reparent_children(t);
+	fork_release_vfork_parent(t);   /* a parent in vfork() waits for our exit (or exec) */
+	t->exit_status = status;
+	t->exited = true;
+	parent = t->parent;
+	if (parent && signal_no_zombies(parent)) {
+		/* The parent ignores SIGCHLD (or set SA_NOCLDWAIT): no zombie; a waiting wait4 sees -ECHILD. */
+		signal_notify_parent(t, parent, status);
+		list_del(&t->sibling);
+		t->parent = NULL;
+		wake_up(&parent->child_exit);
+		parent = NULL;
+	}
+	/* With a parent we stay a zombie until it reaps us; without one, the scheduler frees us. */
+	if (parent) {
+		t->state = TASK_ZOMBIE;
+		/* Still under proc_lock: the parent cannot be reaped and freed meanwhile. */
+		signal_notify_parent(t, parent, status);        /* SIGCHLD, CLD_EXITED or CLD_KILLED */
+		wake_up(&parent->child_exit);
+	}
+	spin_unlock(&proc_lock);
+	task_exit_final();
+}
+
+long sys_exit(int code)
+{
+	proc_exit(W_EXITCODE(code, 0));
+}
+
+/* Does c match wait4's pid argument? -1 any child, 0 one of our group, < -1 one of group -pid. Needs proc_lock. */
+static bool wait_matches(const struct task *c, int pid)
+{
+	if (pid == -1)
+		return true;
+	if (pid == 0)
+		return c->pgid == current->pgid;
+	if (pid < -1)
+		return c->pgid == -pid;
+	return c->pid == pid;
+}
+
+/* Look for a matching zombie; unlink and return it. *any says whether any child matched. */
+static struct task *take_zombie(struct task *p, int pid, bool *any)
+{
+	struct list_head *pos;
+	struct task *found = NULL;
+
+	*any = false;
+	spin_lock(&proc_lock);
+	list_for_each(pos, &p->children) {
+		struct task *c = list_entry(pos, struct task, sibling);
+
+		if (!wait_matches(c, pid))
+			continue;
+		*any = true;
+		if (c->exited) {
+			list_del(&c->sibling);
+			found = c;
+			break;
+		}
+	}
+	spin_unlock(&proc_lock);
+	return found;
+}
+
+static bool has_zombie(struct task *p, int pid)
+{
+	struct list_head *pos;
+	bool yes = false;
+
+	spin_lock(&proc_lock);
+	list_for_each(pos, &p->children) {
+		struct task *c = list_entry(pos, struct task, sibling);
+		if (wait_matches(c, pid) && c->exited)
+			yes = true;
+	}
+	/* No matching child at all is also a reason to stop waiting (-ECHILD follows). */
+	if (!yes) {
+		yes = true;
+		list_for_each(pos, &p->children)
+			if (wait_matches(list_entry(pos, struct task, sibling), pid))
+				yes = false;
+	}
+	spin_unlock(&proc_lock);
+	return yes;
+}
+
+/* Free a zombie once its CPU has switched away from its kernel stack. */
+static void reap(struct task *c)
+{
+	while (READ_ONCE(c->state) != TASK_ZOMBIE || READ_ONCE(c->on_cpu))
+		sched_yield();
+	spin_lock(&proc_lock);
+	task_free(c);
+	spin_unlock(&proc_lock);
+}
+
+/*
+ * Check the rusage and status pointers of a wait4() that found a child to
+ * reap, before reaping it: so a bad pointer loses no child (Linux reaps it
+ * and then answers -EFAULT). Nothing is written when nothing is reaped.
+ */
+static int wait_check_pointers(int *ustatus, void *urusage)
+{
+	static const char zeroes[RUSAGE_SIZE];
+
+	if (urusage && copy_to_user(urusage, zeroes, RUSAGE_SIZE) < 0)
+		return -EFAULT;
+	if (ustatus && put_user_u32(ustatus, 0) < 0)
+		return -EFAULT;
+	return 0;
+}
+
+/* Put a zombie that take_zombie() unlinked back among p's children. */
+static void untake_zombie(struct task *p, struct task *c)
+{
+	spin_lock(&proc_lock);
+	list_add_tail(&c->sibling, &p->children);
+	spin_unlock(&proc_lock);
+}
+
+/*
+ * Wait for a child matching pid to exit and reap it: its pid (0 with WNOHANG
+ * if none yet) or -errno, in Linux's order: -ECHILD when nothing matches, 0
+ * for WNOHANG when nothing has exited, and only then -EFAULT for a bad
+ * pointer (checked while the child is still ours to give back).
+ */
+static int do_wait(int pid, int options, int *status, int *ustatus, void *urusage)
+{
+	struct task *c;
+	bool any;
+	int r, cpid;
+
+	for (;;) {
+		c = take_zombie(current, pid, &any);
+		if (c)
+			break;
+		if (!any)
+			return -ECHILD;
+		if (options & WNOHANG)
+			return 0;
+		/* A signal ends the wait: -ERESTARTSYS, restarted if its handler has SA_RESTART. */
+		r = wait_event_interruptible(current->child_exit, has_zombie(current, pid));
+		if (r < 0)
+			return r;
+	}
+	r = wait_check_pointers(ustatus, urusage);
+	if (r < 0) {
+		untake_zombie(current, c);
+		return r;
+	}
+	cpid = c->pid;
+	*status = c->exit_status;
+	reap(c);
+	return cpid;
+}
+
+long sys_wait4(int pid, int *ustatus, int options, void *urusage)
+{
+	int r, status = 0;
+
+	/* Stopped and continued children do not exist yet: those flags are accepted and find none. */
+	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WALL | __WCLONE))
+		return -EINVAL;
+	r = do_wait(pid, options, &status, ustatus, urusage);
+	/* Checked in do_wait(); it can only fail now if the process unmapped it meanwhile. */
+	if (r > 0 && ustatus && put_user_u32(ustatus, (uint32_t)status) < 0)
+		return -EFAULT;
+	return r;
+}
+
+int proc_wait(int pid, int *status)
+{
+	return do_wait(pid, 0, status, NULL, NULL);
+}
+
+long sys_waitpid(int pid, int *ustatus, int options)
+{
+	return sys_wait4(pid, ustatus, options, NULL);
+}
+
+long sys_getpid(void)
+{
+	return current->pid;
+}
+
+long sys_getppid(void)
+{
+	int ppid;
+
+	spin_lock(&proc_lock);
+	ppid = current->parent ? current->parent->pid : 0;
+	spin_unlock(&proc_lock);
+	return ppid;
+}
+
+long sys_brk(uintptr_t addr)
+{
+	return (long)mm_brk(current->mm, addr);
+}
+
+void proc_init(void)
+{
+	syscall_init();
+}
+
+/* One thread per process so far: ending the group is ending the process. */
+long sys_exit_group(int code)
+{
+	proc_exit(W_EXITCODE(code, 0));
+}

@@ -1,0 +1,158 @@
+/*
+ * Run queues: one per CPU, the tasks waiting for it, oldest first, and the
+ * helpers that put tasks on them and take them off (kernel/sched/sched.c
+ * picks from them; kernel/sched/affinity.c moves tasks between them).
+ * The locking rules are in sched.c's header.
+ *
+ * Each queue also measures how long its tasks wait for their turn
+ * (/proc/PID/sched), in ns and in ticks of the CPU they wait on, and
+ * reports a task that has waited a whole second of ticks.
+ */
+#include "kernel/sched/runqueue.h"
+
+#include "kernel/sched/sched.h"
+
+#include "kernel/ipi.h"
+#include "kernel/locking/atomic.h"
+#include "kernel/printk.h"
+#include "kernel/time/timer.h"
+
+/* A task waiting this many ticks of its CPU for a turn is reported: something starves it. */
+#define LATENCY_REPORT_TICKS HZ
+
+struct runqueue runqueues[MAX_CPUS];
+
+/* The wait starts when a task joins a queue (not when it moves between queues: rq_move_queued). */
+static void stamp_queued(struct runqueue *rq, struct task *t)
+{
+	int cpu = (int)(rq - runqueues);
+
+	t->queued_at_ns = clock_ns();
+	t->queued_tick_cpu = cpu;
+	t->queued_at_tick = READ_ONCE(cpus[cpu].ticks);
+	t->latency_reported = false;
+}
+
+static uint64_t ticks_waited(const struct task *t)
+{
+	return READ_ONCE(cpus[t->queued_tick_cpu].ticks) - t->queued_at_tick;
+}
+
+/* t got its CPU: account the wait (/proc/PID/sched shows it). */
+void rq_account_wait(struct task *t)
+{
+	uint64_t ns = clock_ns() - t->queued_at_ns, ticks = ticks_waited(t);
+
+	t->wait_sum_ns += ns;
+	t->wait_count++;
+	if (ns > t->wait_max_ns)
+		t->wait_max_ns = ns;
+	if (ticks > t->wait_max_ticks)
+		t->wait_max_ticks = ticks;
+}
+
+void rq_enqueue(struct runqueue *rq, struct task *t)
+{
+	stamp_queued(rq, t);
+	list_add_tail(&t->run_link, &rq->queue);
+	t->queued = true;
+	t->on_rq = true;
+	rq->nr_queued++;
+}
+
+void rq_dequeue(struct runqueue *rq, struct task *t)
+{
+	list_del(&t->run_link);
+	t->queued = false;
+	rq->nr_queued--;
+}
+
+/* From one queue to another (stealing, affinity): still the same wait. Both locks are held. */
+void rq_move_queued(struct runqueue *from, struct runqueue *to, struct task *t)
+{
+	rq_dequeue(from, t);
+	t->cpu = (int)(to - runqueues);
+	list_add_tail(&t->run_link, &to->queue);
+	t->queued = true;
+	to->nr_queued++;
+}
+
+/* Lock the run queue t belongs to; t->cpu can change until we hold it. Interrupts must be off. */
+struct runqueue *rq_lock_task(struct task *t)
+{
+	for (;;) {
+		int cpu = READ_ONCE(t->cpu);
+		struct runqueue *rq = &runqueues[cpu];
+
+		spin_lock(&rq->lock);
+		if (READ_ONCE(t->cpu) == cpu)
+			return rq;
+		spin_unlock(&rq->lock);
+	}
+}
+
+void rq_double_lock(struct runqueue *a, struct runqueue *b)
+{
+	if (a > b) {
+		struct runqueue *tmp = a;
+		a = b;
+		b = tmp;
+	}
+	spin_lock(&a->lock);
+	if (b != a)
+		spin_lock(&b->lock);
+}
+
+void rq_double_unlock(struct runqueue *a, struct runqueue *b)
+{
+	spin_unlock(&a->lock);
+	if (b != a)
+		spin_unlock(&b->lock);
+}
+
+uint32_t cpu_online_mask(void)
+{
+	uint32_t mask = 0;
+
+	for (int i = 0; i < ncpus; i++)
+		if (cpus[i].online)
+			mask |= 1u << i;
+	return mask;
+}
+
+/* Make CPU cpu look at its run queue soon: now if it is idle. */
+void rq_kick_cpu(int cpu)
+{
+	if (cpus[cpu].curr != cpus[cpu].idle)
+		return;         /* busy: the task waits for the next tick, round robin */
+	if (cpu == this_cpu()->id)
+		this_cpu()->need_resched = true;
+	else
+		smp_send_reschedule(cpu);
+}
+
+/*
+ * The oldest task on this queue has waited a whole second of this CPU's
+ * ticks: whatever runs here is not letting go (a long section with
+ * preemption off, a lock spun on for ever). Say so once per wait; the
+ * fuzzer and the load tests look for this line. Linux's hung-task
+ * detector speaks the same way about tasks that sleep too long.
+ */
+void rq_report_starved_task(struct runqueue *rq, struct cpu *c)
+{
+	struct task *t;
+	uint64_t ticks;
+
+	spin_lock(&rq->lock);
+	if (rq->nr_queued) {
+		t = list_first_entry(&rq->queue, struct task, run_link);
+		ticks = ticks_waited(t);
+		if (ticks >= LATENCY_REPORT_TICKS && !t->latency_reported) {
+			t->latency_reported = true;
+			printk("INFO: task %d (%s) runnable but not picked for %u ticks on CPU %d; "
+			       "running: %d (%s)\n", t->pid, t->name, (uint32_t)ticks, c->id,
+			       c->curr->pid, c->curr->name);
+		}
+	}
+	spin_unlock(&rq->lock);
+}

@@ -1,0 +1,96 @@
+/*
+ * Signals: sending, blocking, handlers, and delivery on the way back to user
+ * mode (docs/signals.md tells the whole story). The frame a handler runs on
+ * is built by kernel/x86/sigframe.c.
+ */
+#ifndef KERNEL_SIGNAL_H
+#define KERNEL_SIGNAL_H
+
+#include "kernel/locking/spinlock.h"
+#include "kernel/types.h"
+#include "kernel/uapi/signal.h"
+
+struct task;
+struct trapframe;
+
+#define SIGBIT(sig) (1ULL << ((sig) - 1))
+
+/* What a signal carries besides its number, until it is delivered (a k_siginfo_t then). */
+struct ksiginfo {
+	int code;               /* SI_USER, SI_KERNEL, SEGV_MAPERR, CLD_EXITED, ... */
+	int pid;                /* the sender (kill), or the child (SIGCHLD) */
+	int status;             /* SIGCHLD: exit code or signal */
+	uint32_t addr;          /* faults: the address */
+};
+
+/* A process's signal state, inside struct task. */
+struct sigstate {
+	/* Protects everything below. Taken with interrupts off (the alarm tick sends signals). */
+	spinlock_t lock;
+	k_sigset_t pending;             /* sent, not yet delivered */
+	k_sigset_t blocked;             /* not delivered while blocked (stay pending) */
+	k_sigset_t saved_blocked;       /* sigsuspend's mask to put back after the handler */
+	bool restore_blocked;           /* saved_blocked is waiting to be put back */
+	int fatal;                      /* the signal that is killing us, once task->killed */
+	struct k_sigaction action[_NSIG];       /* index sig - 1 */
+	struct ksiginfo info[_NSIG];            /* of each pending signal (one each: no queueing) */
+	uint32_t altstack_sp;           /* sigaltstack: base, size, flags (SS_DISABLE when none) */
+	uint32_t altstack_size;
+	uint32_t altstack_flags;
+};
+
+/* Set up the signal state of a new task: nothing pending or blocked, every action default. */
+void signal_init_task(struct task *t);
+/* fork: the child has the parent's actions, mask and alternate stack, and nothing pending. */
+void signal_fork(struct task *child, struct task *parent);
+/* execve: handlers go back to SIG_DFL (ignored signals stay ignored); no alternate stack. */
+void signal_exec_reset(struct task *t);
+
+/*
+ * Send sig to t from the kernel (SI_KERNEL), or with the given info. Returns
+ * 0 even when t ignores it (as Linux). Callers keep t from being freed
+ * (proc_lock, or t is current). Safe from interrupt handlers.
+ */
+void signal_send(struct task *t, int sig);
+void signal_send_info(struct task *t, int sig, const struct ksiginfo *info);
+/*
+ * Send sig (0: none, only check) to t on behalf of the current process (kill,
+ * tgkill), with si_code code. init gets only signals it has a handler for.
+ * Needs proc_lock. Returns 0.
+ */
+int signal_send_from_user(struct task *t, int sig, int code);
+/* Kill t with sig whatever its handlers and mask say (a bad signal frame: SIGSEGV). */
+void signal_force_kill(struct task *t, int sig);
+/* The child's last word to its parent: SIGCHLD (or clone's exit signal) with CLD_* info. */
+void signal_notify_parent(struct task *child, struct task *parent, int wait_status);
+
+/* Does parent want its children to leave no zombies (SIGCHLD set to SIG_IGN, or SA_NOCLDWAIT)? */
+bool signal_no_zombies(struct task *parent);
+
+/*
+ * Is a signal waiting that should end an interruptible sleep? (Unblocked and
+ * pending, or the task is being killed.) See wait_event_interruptible().
+ */
+bool signal_pending(struct task *t);
+/* Does t have a fatal signal coming (killable sleeps end for this only)? */
+bool signal_fatal(struct task *t);
+/* The signal that is killing t (SIGKILL if none was recorded). */
+int signal_fatal_pending(struct task *t);
+
+/*
+ * On the way back to user mode (step 2 of trap_exit, kernel/x86/trap.c): finish an interrupted
+ * system call (restart it or make it -EINTR), then deliver one signal: run
+ * its default action or push a frame so the handler runs next.
+ */
+void signal_return_to_user(struct trapframe *tf);
+/* From trap dispatch: CPU exceptions from user mode become SIGSEGV, SIGFPE, SIGILL, ... */
+void signal_user_fault(struct trapframe *tf);
+
+/* For kernel/x86/sigframe.c: the mask to restore (sigreturn). */
+void signal_set_blocked(struct task *t, k_sigset_t mask);
+/* Is sp on t's alternate signal stack? */
+bool signal_on_altstack(struct task *t, uint32_t sp);
+/* sigreturn's uc_stack: set the alternate stack again, quietly (errors are ignored, as Linux). */
+void signal_restore_altstack(struct task *t, const k_stack_t *ss);
+
+#endif

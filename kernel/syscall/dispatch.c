@@ -1,0 +1,109 @@
+/*
+ * The system call dispatcher. int $0x80 from user mode arrives here with the
+ * number in eax and up to six arguments in ebx, ecx, edx, esi, edi, ebp (the
+ * Linux i386 convention); the result goes back in eax, -errno on failure.
+ */
+#include "kernel/syscall/dispatch.h"
+
+#include "kernel/locking/atomic.h"
+#include "kernel/locking/bkl.h"
+#include "kernel/cmdline.h"
+#include "kernel/lib/string.h"
+#include "kernel/panic.h"
+#include "kernel/printk.h"
+#include "kernel/syscall/names.h"
+#include "kernel/sched/task.h"
+#include "kernel/uapi/errno.h"
+#include "kernel/x86/trap.h"
+
+typedef long (*syscall_call6_t)(uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
+
+/* Written once by syscall_init() before any process exists, read-only after. */
+static const struct syscall_desc *by_nr[NR_SYSCALLS];
+static bool bkl_every_syscall;
+/* Lock-free counters: one atomic increment per call, readable at any time. */
+static atomic_t calls[NR_SYSCALLS];
+static atomic_t unknown_calls;
+/* Bit n set: "syscall n is not implemented" has been logged (once per number per boot). */
+static uint32_t enosys_logged[NR_SYSCALLS / 32 + 1];
+
+void syscall_init(void)
+{
+	const char *bkl = cmdline_get("bkl");
+
+	for (unsigned i = 0; i < syscall_table_len; i++) {
+		const struct syscall_desc *d = &syscall_table[i];
+
+		if (d->nr >= NR_SYSCALLS || by_nr[d->nr])
+			panic("syscall table: bad or duplicate number %u (%s)", d->nr, d->name);
+		by_nr[d->nr] = d;
+	}
+	bkl_every_syscall = bkl && strcmp(bkl, "syscalls") == 0;
+	trap_set_handler(T_SYSCALL, syscall_dispatch);
+}
+
+bool syscall_all_under_bkl(void)
+{
+	return bkl_every_syscall;
+}
+
+/*
+ * A program that stops working on smpix most often called something smpix
+ * lacks: say which, by Linux's name, the first time each number is seen.
+ * Calls flagged SYS_FALLBACK (newer calls libc retries with an older one) are
+ * not worth a line. Numbers at or above NR_SYSCALLS share the last bit.
+ */
+static void log_enosys(uint32_t nr, const struct syscall_desc *d)
+{
+	unsigned bit = nr < NR_SYSCALLS ? nr : NR_SYSCALLS;
+	uint32_t mask = 1u << (bit % 32);
+	struct task *t = current;
+
+	if (d && (d->flags & SYS_FALLBACK))
+		return;
+	if (__atomic_fetch_or(&enosys_logged[bit / 32], mask, __ATOMIC_RELAXED) & mask)
+		return;
+	printk("pid %d (%s): syscall %u (%s) is not implemented: -ENOSYS\n",
+	       t ? t->pid : 0, t ? t->name : "?", nr, syscall_name(nr));
+}
+
+void syscall_dispatch(struct trapframe *tf)
+{
+	uint32_t nr = tf->eax;
+	const struct syscall_desc *d = nr < NR_SYSCALLS ? by_nr[nr] : NULL;
+	bool bkl;
+	long r;
+
+	if (!d) {
+		atomic_inc(&unknown_calls);
+		log_enosys(nr, NULL);
+		tf->eax = (uint32_t)-ENOSYS;
+		return;
+	}
+	atomic_inc(&calls[nr]);
+	if (!d->fn) {
+		log_enosys(nr, d);
+		tf->eax = (uint32_t)-ENOSYS;
+		return;
+	}
+	bkl = (d->flags & SYS_BKL) || bkl_every_syscall;
+	if (bkl)
+		lock_kernel();
+	/* Remembered for a restart after a signal (kernel/signal/deliver.c); sigreturn clears it. */
+	current->syscall_nr = (int)nr;
+	/* Every handler gets six words; a handler with fewer parameters ignores the rest (cdecl). */
+	r = ((syscall_call6_t)d->fn)(tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp);
+	if (bkl)
+		unlock_kernel();
+	tf->eax = (uint32_t)r;
+}
+
+unsigned syscall_count(unsigned nr)
+{
+	return nr < NR_SYSCALLS ? (unsigned)atomic_read(&calls[nr]) : 0;
+}
+
+unsigned syscall_unknown_count(void)
+{
+	return (unsigned)atomic_read(&unknown_calls);
+}
