@@ -30,17 +30,28 @@ struct counts {
 
 /* Serializes adding a driver to drivers[]; readers go without it (see above). */
 static spinlock_t stats_lock = SPINLOCK_INIT("ioctl stats");
-static const struct file_operations *drivers[MAX_DRIVERS];
-static int ndrivers;
-/* Row c is written only by CPU c, with preemption off so the writer stays on it. */
-static struct counts per_cpu[MAX_CPUS][MAX_DRIVERS];
+/*
+ * Read on every ioctl, written once per driver: on lines of their own, so
+ * that no CPU's counting (below) evicts them from the others' caches.
+ */
+static struct {
+	const struct file_operations *drivers[MAX_DRIVERS];
+	int ndrivers;
+} __cacheline_aligned table;
+/*
+ * Row c is written only by CPU c, with preemption off so the writer stays
+ * on it. Each row starts a cache line, so no two CPUs write the same line.
+ */
+static struct row {
+	struct counts c[MAX_DRIVERS];
+} __cacheline_aligned per_cpu[MAX_CPUS];
 
 static int find(const struct file_operations *fops)
 {
-	int n = __atomic_load_n(&ndrivers, __ATOMIC_ACQUIRE);
+	int n = __atomic_load_n(&table.ndrivers, __ATOMIC_ACQUIRE);
 
 	for (int i = 0; i < n; i++)
-		if (drivers[i] == fops)
+		if (table.drivers[i] == fops)
 			return i;
 	return -1;
 }
@@ -54,10 +65,10 @@ static int find_or_add(const struct file_operations *fops)
 		return i;
 	spin_lock_irqsave(&stats_lock, flags);
 	i = find(fops);
-	if (i < 0 && ndrivers < MAX_DRIVERS) {
-		i = ndrivers;
-		drivers[i] = fops;
-		__atomic_store_n(&ndrivers, i + 1, __ATOMIC_RELEASE);
+	if (i < 0 && table.ndrivers < MAX_DRIVERS) {
+		i = table.ndrivers;
+		table.drivers[i] = fops;
+		__atomic_store_n(&table.ndrivers, i + 1, __ATOMIC_RELEASE);
 	}
 	spin_unlock_irqrestore(&stats_lock, flags);
 	return i;
@@ -71,7 +82,7 @@ void ioctl_stats_account(const struct file_operations *fops, bool locked, uint64
 	if (i < 0)
 		return;                 /* more drivers than columns: not counted */
 	preempt_disable();              /* stay on this CPU's row */
-	c = &per_cpu[cpu_id()][i];
+	c = &per_cpu[cpu_id()].c[i];
 	if (locked)
 		c->locked++;
 	else
@@ -90,9 +101,9 @@ static void sum(int i, struct counts *out)
 {
 	memset(out, 0, sizeof(*out));
 	for (int c = 0; c < MAX_CPUS; c++) {
-		out->locked += per_cpu[c][i].locked;
-		out->unlocked += per_cpu[c][i].unlocked;
-		out->wait_cycles += per_cpu[c][i].wait_cycles;
+		out->locked += per_cpu[c].c[i].locked;
+		out->unlocked += per_cpu[c].c[i].unlocked;
+		out->wait_cycles += per_cpu[c].c[i].wait_cycles;
 	}
 }
 
@@ -103,7 +114,7 @@ static uint64_t cycles_to_us(uint64_t cycles)
 
 void proc_show_ioctl(struct procbuf *pb, void *arg)
 {
-	int n = __atomic_load_n(&ndrivers, __ATOMIC_ACQUIRE);
+	int n = __atomic_load_n(&table.ndrivers, __ATOMIC_ACQUIRE);
 
 	procbuf_printf(pb, "policy: %s\n", ioctl_mode_name(ioctl_mode_get()));
 	procbuf_printf(pb, "%-16s %-8s %12s %12s %14s\n", "driver", "flag", "bkl_calls", "unlocked_calls",
@@ -112,8 +123,8 @@ void proc_show_ioctl(struct procbuf *pb, void *arg)
 		struct counts c;
 
 		sum(i, &c);
-		procbuf_printf(pb, "%-16s %-8s %12llu %12llu %14llu\n", drivers[i]->name ? drivers[i]->name : "?",
-			       (drivers[i]->flags & FOP_UNLOCKED_IOCTL) ? "unlocked" : "-",
+		procbuf_printf(pb, "%-16s %-8s %12llu %12llu %14llu\n", table.drivers[i]->name ? table.drivers[i]->name : "?",
+			       (table.drivers[i]->flags & FOP_UNLOCKED_IOCTL) ? "unlocked" : "-",
 			       (unsigned long long)c.locked, (unsigned long long)c.unlocked,
 			       (unsigned long long)cycles_to_us(c.wait_cycles));
 	}

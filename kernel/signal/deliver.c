@@ -205,6 +205,17 @@ bool signal_pending(struct task *t)
 	return yes;
 }
 
+/*
+ * No signal pending at all, read without the lock (both halves of the set
+ * may be read apart: a signal that arrives in between is seen next time).
+ */
+static bool nothing_pending_hint(struct task *t)
+{
+	const volatile uint32_t *half = (const volatile uint32_t *)&t->sig.pending;
+
+	return !READ_ONCE(t->killed) && half[0] == 0 && half[1] == 0;
+}
+
 bool task_signal_pending(void)
 {
 	return signal_pending(current);
@@ -368,12 +379,21 @@ void signal_return_to_user(struct trapframe *tf)
 
 	if (READ_ONCE(t->killed))
 		die_of(signal_fatal_pending(t));
-	/* The common case, on every return to user mode: nothing to restart, deliver or put back. */
-	if (!signal_pending(t) && !t->sig.restore_blocked &&
+	/*
+	 * The common case, on every return to user mode: nothing to restart,
+	 * deliver or put back. Looked at without the lock, so a null system
+	 * call pays no locked instruction here: a signal posted meanwhile, on
+	 * another CPU, comes with a reschedule IPI (signal_wake), and
+	 * the way out of that interrupt finds it.
+	 */
+	if (!nothing_pending_hint(t) && signal_pending(t))
+		goto slow;
+	if (!t->sig.restore_blocked &&
 	    !(tf->trapno == T_SYSCALL && t->syscall_nr >= 0 && is_restart_code(tf->eax))) {
 		t->syscall_nr = -1;
 		return;
 	}
+slow:
 	/* Interrupts on while we work: the frame goes to user memory, which may fault (COW). */
 	sti();
 	while ((sig = dequeue_signal(t, &info, &ka)) != 0) {

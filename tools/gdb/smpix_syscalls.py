@@ -55,7 +55,8 @@ Usage: smpix syscalls [-u] [NAME...]    -u: only calls made at least once; NAMEs
 FLAGS: BKL = the dispatcher takes the Big Kernel Lock around the call (SYS_BKL);
 FALLBACK = -ENOSYS on purpose, libc retries with an older call (SYS_FALLBACK).
 With bkl=syscalls on the command line every call runs under the BKL, whatever its flag.
-CALLS counts dispatches of that number since boot (calls[] in kernel/syscall/dispatch.c)."""
+CALLS counts dispatches of that number since boot: the sum of every CPU's row
+(rows[cpu].calls[] in kernel/syscall/dispatch.c; calls[NR_SYSCALLS] counts unknown numbers)."""
 
     def __init__(self):
         super().__init__("smpix syscalls", gdb.COMMAND_DATA)
@@ -67,8 +68,12 @@ CALLS counts dispatches of that number since boot (calls[] in kernel/syscall/dis
         bits = flag_bits()
         table = k.ev("syscall_table")
         n = int(k.ev("syscall_table_len"))
-        calls = k.ev("'dispatch.c'::calls")
-        ncalls = calls.type.range()[1] + 1
+        rows = k.ev("'dispatch.c'::rows")
+        ncpus = rows.type.range()[1] + 1
+        ncalls = rows[0]["calls"].type.range()[1]         # the last slot counts unknown numbers
+
+        def count_of(nr):
+            return sum(int(rows[c]["calls"][nr]) for c in range(ncpus))
         if k.ev("'dispatch.c'::bkl_every_syscall"):
             gdb.write("bkl=syscalls: every call below runs under the BKL\n")
         gdb.write(f"{'NR':>4} {'NAME':<24} {'ARGS':>4} {'FLAGS':<12} {'HANDLER':<24} {'CALLS':>8}\n")
@@ -77,13 +82,13 @@ CALLS counts dispatches of that number since boot (calls[] in kernel/syscall/dis
             d = table[i]
             nr = int(d["nr"])
             name = k.cstr(d["name"])
-            count = int(calls[nr]["value"]) if nr < ncalls else 0
+            count = count_of(nr) if nr < ncalls else 0
             if (names and name not in names) or (used_only and count == 0):
                 continue
             gdb.write(f"{nr:>4} {name:<24} {int(d['nargs']):>4} {flags_str(int(d['flags']), bits):<12} "
                       f"{handler_name(d['fn']):<24} {count:>8}\n")
             shown += 1
-        unknown = int(k.ev("'dispatch.c'::unknown_calls")["value"])
+        unknown = count_of(ncalls)
         gdb.write(f"{shown} of {n} table entries shown; {unknown} calls of numbers not in the table\n")
 
 
