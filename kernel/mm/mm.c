@@ -77,6 +77,7 @@ struct mm *mm_create(void)
 	mm->pgdir = P2V(pd);
 	memcpy(&mm->pgdir[USER_PDES], &kernel_pgdir[USER_PDES], (1024 - USER_PDES) * sizeof(pde_t));
 	spin_lock_init(&mm->lock, "mm");
+	mm->users = 1;
 	return mm;
 }
 
@@ -280,6 +281,18 @@ int mm_copy_in(struct mm *mm, uintptr_t va, const void *src, size_t n)
 		n -= chunk;
 	}
 	return 0;
+}
+
+struct mm *mm_get(struct mm *mm)
+{
+	__atomic_add_fetch(&mm->users, 1, __ATOMIC_RELAXED);
+	return mm;
+}
+
+void mm_put(struct mm *mm)
+{
+	if (mm && __atomic_sub_fetch(&mm->users, 1, __ATOMIC_ACQ_REL) == 0)
+		mm_destroy(mm);
 }
 
 void mm_destroy(struct mm *mm)

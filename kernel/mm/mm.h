@@ -45,12 +45,22 @@ struct mm {
 	unsigned npages;                /* user pages mapped (not counting page tables) */
 	struct vma vmas[MM_VMAS_MAX];   /* sorted by start, never overlapping */
 	unsigned nvmas;
+	/*
+	 * Tasks using this address space: 1, or 2 while a vfork child borrows
+	 * its parent's (the parent sleeps until the child execs or exits).
+	 * Atomic; the last mm_put() frees it.
+	 */
+	int users;
 };
 
 /* A new, empty address space with the kernel half shared. NULL when out of memory. */
 struct mm *mm_create(void);
 /* Return every frame of mm (pages, page tables, the directory) and free it. */
 void mm_destroy(struct mm *mm);
+/* One more user of mm (a vfork child); returns mm. */
+struct mm *mm_get(struct mm *mm);
+/* One user fewer: the last one destroys mm. NULL is fine. */
+void mm_put(struct mm *mm);
 #define PGFLT_WRITE 0x2         /* in a page fault's error code: the access was a write */
 #define PTE_COW 0x200           /* a PTE bit the CPU ignores: read-only now, copy on the first write */
 

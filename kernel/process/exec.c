@@ -337,7 +337,7 @@ static int exec_file(struct task *t, struct file *f, const char *path, const cha
 		mm_activate(mm, (char *)t->kstack + KSTACK_SIZE);
 		fpu_reset_live();       /* the new program must not see the old one's registers */
 	}
-	mm_destroy(old);
+	mm_put(old);                    /* a vfork parent may still be using it */
 	vfs_proc_exec(t);               /* close-on-exec descriptors go now, not before: exec could still fail above */
 	set_user_registers(task_trapframe(t), info.entry, esp);
 	task_set_name(t, name);

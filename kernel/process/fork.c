@@ -3,15 +3,18 @@
  * needs, and what every new process inherits besides its memory (which
  * proc_fork() in kernel/process/proc.c copies, copy-on-write).
  *
- * vfork() promises that the parent sleeps until the child calls execve or
- * exits. It does not promise shared memory (POSIX makes it undefined for
- * the child to touch any), and smpix does not share it: the child gets the
- * usual copy-on-write copy, which costs little more than sharing would.
+ * vfork() runs the child in the parent's own address space (mm_get: no
+ * copy at all) and puts the parent to sleep until the child calls execve
+ * (which gives the child an address space of its own) or exits. So what the
+ * child writes, the parent sees, as on Linux; glibc's vfork() and
+ * posix_spawn() (clone with CLONE_VM | CLONE_VFORK and a stack of its own)
+ * rely on exactly that.
  *
  * smpix has one thread per process, so clone() accepts only what makes a
- * new process: the exit signal (CSIGNAL), CLONE_VFORK (and CLONE_VM with
- * it, as vfork), CLONE_SETTLS, and the tid-pointer flags glibc's fork()
- * passes. Flags that make a thread or share other state answer -EINVAL,
+ * new process: the exit signal (CSIGNAL), CLONE_VFORK (with CLONE_VM: the
+ * shared memory of vfork; without: a copy, and the parent waits),
+ * CLONE_SETTLS, and the tid-pointer flags glibc's fork() passes. CLONE_VM
+ * without CLONE_VFORK would be a thread: -EINVAL. Flags that make a thread or share other state answer -EINVAL,
  * logged once so that a program that needs threads says so.
  */
 #include "kernel/process/fork.h"
@@ -91,7 +94,7 @@ static int start_child(struct task *c, bool vfork)
 
 long sys_vfork(void)
 {
-	struct task *c = proc_fork();
+	struct task *c = proc_fork(true);
 
 	if (!c)
 		return -ENOMEM;
@@ -133,7 +136,7 @@ long sys_clone(unsigned long flags, uint32_t newsp, uint32_t ptid, uint32_t utls
 		if (r < 0)
 			return r;
 	}
-	c = proc_fork();
+	c = proc_fork(flags & CLONE_VM);       /* with CLONE_VFORK (checked above): shared */
 	if (!c)
 		return -ENOMEM;
 	c->exit_signal = sig;

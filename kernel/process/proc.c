@@ -139,20 +139,20 @@ int proc_spawn(const char *path, const char *const *argv)
 	return pid;
 }
 
-struct task *proc_fork(void)
+struct task *proc_fork(bool share_mm)
 {
 	struct task *p = current, *c = task_alloc(p->name);
 	struct trapframe *tf;
 
 	if (!c)
 		return NULL;
-	c->mm = mm_fork(p->mm);
+	c->mm = share_mm ? mm_get(p->mm) : mm_fork(p->mm);
 	if (!c->mm) {
 		task_free(c);
 		return NULL;
 	}
 	if (vfs_proc_fork(p, c) < 0) {  /* the same open files, directory and umask */
-		mm_destroy(c->mm);
+		mm_put(c->mm);
 		task_free(c);
 		return NULL;
 	}
@@ -170,7 +170,7 @@ struct task *proc_fork(void)
 
 long sys_fork(void)
 {
-	struct task *c = proc_fork();
+	struct task *c = proc_fork(false);
 	int pid;
 
 	if (!c)
@@ -238,7 +238,7 @@ void proc_exit(int status)
 	t->mm = NULL;
 	spin_unlock(&proc_lock);
 	mm_activate(NULL, (char *)t->kstack + KSTACK_SIZE);
-	mm_destroy(mm);
+	mm_put(mm);                     /* a vfork child's: its parent's, which lives on */
 	itimer_exit(t);                 /* no SIGALRM for a process that is gone */
 
 	/*

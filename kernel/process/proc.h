@@ -26,8 +26,9 @@ int proc_spawn(const char *path, const char *const *argv);
 /*
  * Copy the calling process (fork, and vfork and clone in kernel/process/fork.c): the
  * new task, complete but not started (wake_up_new_task()), or NULL when out of memory.
+ * Its memory is a copy-on-write copy, or with share_mm the caller's own (vfork).
  */
-struct task *proc_fork(void);
+struct task *proc_fork(bool share_mm);
 /* Wait for child pid (-1: any) to exit and reap it; its pid, or -ECHILD. */
 int proc_wait(int pid, int *status);
 /* End the current process with wait status `status` (W_EXITCODE form). */

@@ -1,9 +1,12 @@
-/* fork, exit codes, wait, and a child killed by a signal, through glibc. */
+/* fork, exit codes, wait, a child killed by a signal, vfork and posix_spawn, through glibc. */
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 
 int main(void)
 {
@@ -31,10 +34,27 @@ int main(void)
 	kill(pid, SIGTERM);
 	waitpid(pid, &st, 0);
 	printf("forkwait: child killed by signal %d\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-	pid = vfork();
-	if (pid == 0)
-		_exit(3);
-	waitpid(pid, &st, 0);
-	printf("forkwait: vfork child exited %d\n", WEXITSTATUS(st));
+	{
+		static volatile int seen;       /* static: a vfork child must not touch the stack */
+
+		pid = vfork();
+		if (pid == 0) {
+			seen = 42;              /* the parent's memory: vfork shares it, as on Linux */
+			_exit(3);
+		}
+		waitpid(pid, &st, 0);
+		printf("forkwait: vfork child exited %d, its write seen: %s\n", WEXITSTATUS(st),
+		       seen == 42 ? "yes" : "no");
+	}
+	{
+		/* posix_spawn: glibc's clone(CLONE_VM | CLONE_VFORK) with a stack of its own. */
+		char *argv[] = { "true", NULL };
+		int r = posix_spawn(&pid, "/bin/true", NULL, NULL, argv, environ);
+
+		if (r == 0 && waitpid(pid, &st, 0) == pid)
+			printf("forkwait: posix_spawn /bin/true exited %d\n", WEXITSTATUS(st));
+		else
+			printf("forkwait: posix_spawn failed: %d\n", r);
+	}
 	return sum == 15 ? 0 : 1;
 }

@@ -237,16 +237,19 @@ static void t_time_calls(void)
 /*
  * On Linux a vfork child shares the parent's memory, stack included, so it
  * must not touch the stack: vfork_like() makes the call (vfork, or clone
- * with flags), and the child, in registers only, sleeps 50 ms and exits with
- * code. The parent gets the child's pid, once the child has exited.
+ * with flags), and the child, in registers only, writes code to vfork_mark
+ * (memory it shares with the parent), sleeps 50 ms and exits with code.
+ * The parent gets the child's pid, once the child has exited.
  */
 long vfork_like(long nr, unsigned long flags, int code);
 const struct timespec vfork_nap = { 0, 50 * 1000 * 1000 };
+volatile int vfork_mark;
 __asm__(".text\n"
 	"vfork_like: pushl %ebp\n pushl %ebx\n pushl %esi\n pushl %edi\n"
 	" movl 20(%esp), %eax\n movl 24(%esp), %ebx\n movl 28(%esp), %ebp\n"
 	" xorl %ecx, %ecx\n xorl %edx, %edx\n xorl %esi, %esi\n xorl %edi, %edi\n"
 	" int $0x80\n testl %eax, %eax\n jnz 1f\n"
+	" movl %ebp, vfork_mark\n"                                                      /* shared memory */
 	" movl $162, %eax\n movl $vfork_nap, %ebx\n xorl %ecx, %ecx\n int $0x80\n"    /* nanosleep */
 	" movl $1, %eax\n movl %ebp, %ebx\n int $0x80\n"                              /* exit(code) */
 	"1: popl %edi\n popl %esi\n popl %ebx\n popl %ebp\n ret\n");
@@ -258,16 +261,23 @@ static void t_vfork_clone(void)
 
 	/* vfork: the parent goes on only once the child, which sleeps 50 ms first, has exited. */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	vfork_mark = 0;
 	pid = vfork_like(__NR_vfork, 0, 4);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	CHECK(pid > 0 && ns_of(&t1) - ns_of(&t0) >= 50000000);
+	CHECK(vfork_mark == 4);                         /* the child wrote the parent's memory */
 	CHECK(waitpid(pid, &st, 0) == pid && WEXITSTATUS(st) == 4);
-	/* vfork through clone. */
+	/* vfork through clone: shared memory too. */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid = vfork_like(__NR_clone, CLONE_VM | CLONE_VFORK | SIGCHLD, 8);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	CHECK(pid > 0 && ns_of(&t1) - ns_of(&t0) >= 50000000);
+	CHECK(vfork_mark == 8);
 	CHECK(waitpid(pid, &st, 0) == pid && WEXITSTATUS(st) == 8);
+	/* CLONE_VFORK without CLONE_VM: the parent waits, the memory is a copy. */
+	pid = vfork_like(__NR_clone, CLONE_VFORK | SIGCHLD, 9);
+	CHECK(pid > 0 && vfork_mark == 8);
+	CHECK(waitpid(pid, &st, 0) == pid && WEXITSTATUS(st) == 9);
 	/* clone as glibc's fork() calls it: SIGCHLD and the tid pointers. */
 	pid = syscall(__NR_clone, CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | SIGCHLD, 0, 0, 0, &tid);
 	if (pid == 0)
