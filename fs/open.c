@@ -148,7 +148,8 @@ static int open_inode_checks(struct inode *inode, int flags)
 
 	if (S_ISLNK(inode->i_mode))
 		return -ELOOP;          /* O_NOFOLLOW on a symlink */
-	if (S_ISDIR(inode->i_mode) && (acc != O_RDONLY || (flags & O_TRUNC)))
+	/* A directory opens for reading only; O_CREAT names a file to make, never a directory (Linux). */
+	if (S_ISDIR(inode->i_mode) && (acc != O_RDONLY || (flags & (O_TRUNC | O_CREAT))))
 		return -EISDIR;
 	if (acc == O_ACCMODE)
 		return -EINVAL;         /* 3 is not an access mode (Linux's "ioctl-only" mode aside) */

@@ -206,6 +206,7 @@ static void t_open_close(void)
 	EXPECT(sys_open(base, O_WRONLY, 0), -EISDIR);
 	EXPECT(sys_open(base, O_RDWR, 0), -EISDIR);
 	EXPECT(sys_open(P("newdir/"), O_RDWR | O_CREAT, 0644), -EISDIR);
+	EXPECT(sys_open(base, O_RDONLY | O_CREAT, 0644), -EISDIR);     /* an existing directory */
 	fd = sys_open(base, O_RDONLY | O_DIRECTORY, 0);
 	CHECK(fd >= 0);
 	sys_close(fd);
