@@ -33,7 +33,7 @@ struct cpu {
 	struct spinlock *locks_held[MAX_HELD_LOCKS];
 	uint64_t gdt[GDT_ENTRIES];
 	struct tss tss;
-};
+} __cacheline_aligned;          /* a CPU's fields never share a line with another CPU's */
 
 extern struct cpu cpus[MAX_CPUS];
 extern int ncpus;                       /* CPUs found (online or not) */
