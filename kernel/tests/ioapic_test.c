@@ -53,14 +53,19 @@ KTEST(ioapic_routes_pit_irq0_through_override)
 	trap_set_handler(T_IRQ0 + IRQ_PIT, pit_interrupt);
 	pit_program(PIT_CH0_RATE, PIT_HZ / TEST_HZ);
 	KT_ASSERT_EQ(ioapic_route_irq(IRQ_PIT, T_IRQ0 + IRQ_PIT, dest), 0);
-	mdelay(100);
+	/*
+	 * About 100 come in 100 ms; a busy host that does not run the
+	 * destination's vCPU merges them, so wait for ten, for up to 3 s: the
+	 * routing is what is tested, not the host's punctuality.
+	 */
+	for (int ms = 0; ms < 3000 && atomic_read(&pit_irqs) < 10; ms += 10)
+		mdelay(10);
 	ioapic_mask_irq(IRQ_PIT);
 	pit_program(PIT_CH0_ONCE, 1);
 	mdelay(5);
 	trap_set_handler(T_IRQ0 + IRQ_PIT, NULL);
-	/* About 100 in 100 ms; a busy host may merge some, but some must come. */
 	if (atomic_read(&pit_irqs) < 10) {
-		ktest_fail(__FILE__, __LINE__, "%d PIT interrupts in 100 ms on GSI %u (expected ~100)",
+		ktest_fail(__FILE__, __LINE__, "%d PIT interrupts in 3 s on GSI %u (expected 10 at least)",
 			   atomic_read(&pit_irqs), platform_isa_gsi(IRQ_PIT, &flags));
 		return;
 	}
