@@ -327,6 +327,10 @@ ssize_t tty_write(struct file *f, const char *ubuf, size_t n, loff_t *pos)
 				r = -ERESTARTSYS;
 				break;
 			}
+			if ((f->f_flags & O_NONBLOCK) && !device_has_room(tty)) {
+				r = -EAGAIN;    /* O_NONBLOCK: what fitted, or EAGAIN if nothing did */
+				break;
+			}
 			if ((r = wait_event_interruptible(*tty->dev->write_wait(), device_has_room(tty))) < 0)
 				break;
 			i += write_batch(tty, buf + i, k - i);
