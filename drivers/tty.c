@@ -312,8 +312,12 @@ ssize_t tty_write(struct file *f, const char *ubuf, size_t n, loff_t *pos)
 	size_t done = 0;
 	int r;
 
-	if ((r = mutex_lock_interruptible(&tty->write_lock)) < 0)
+	if (f->f_flags & O_NONBLOCK) {
+		if (!mutex_trylock(&tty->write_lock))
+			return -EAGAIN;         /* another write is going on (Linux's tty_write_lock) */
+	} else if ((r = mutex_lock_interruptible(&tty->write_lock)) < 0) {
 		return r;
+	}
 	while (done < n) {
 		size_t k = MIN(n - done, sizeof(buf)), i = 0;
 
