@@ -18,7 +18,7 @@ import tempfile
 PROGRAMS = [("vfstest", "vfstest-linux", []), ("pipetest", "pipetest-linux", []),
             ("flocktest", "flocktest-linux", []), ("proctest", "proctest-linux", []),
             ("ioctltest", "ioctltest-linux", []), ("mmaptest", "mmaptest-linux", []),
-            ("sigtest", "ubin/sigtest", []),
+            ("sleeptest", "sleeptest-linux", ["4", "100", "400"]), ("sigtest", "ubin/sigtest", []),
             ("systest", "ubin/systest", []), ("linuxabi", "ubin/linuxabi", [])]
 
 # In the new mount and pid namespaces: /proc for the chroot, then the program as pid 1
