@@ -67,9 +67,13 @@ static int boot_thread(void *unused)
 		ktest_run(tests[0] ? tests : "all");
 		power_off();
 	}
-	start_init();
-	/* /dev/console echoes what is typed (drivers/console.c), whether or not anyone reads it. */
+	/*
+	 * /dev/console echoes what is typed (drivers/console.c), whether or not anyone reads it.
+	 * Said before init starts: printk does not wait for a user's line to end, and said after,
+	 * it could land in the middle of init's first line.
+	 */
 	printk("smpix: boot done; the system is idle and echoes what you type (Ctrl-A X quits QEMU)\n");
+	start_init();
 	return 0;
 }
 

@@ -3,8 +3,10 @@
 
 Runs the host unit tests, then boots the kernel in QEMU in many configurations.
 Every QEMU run has a hard timeout and is always killed. Each check prints
-PASS or FAIL; the last line is "N passed, N failed"; the exit status is 1 on
-any failure. Logs of every boot are kept in build/test-logs/.
+PASS or FAIL, or SKIP with the reason when this machine cannot show what it
+checks (no /dev/kvm, no /proc in a chroot, ...); the last line is
+"N passed, N failed, N skipped"; the exit status is 1 on any failure. Logs of
+every boot are kept in build/test-logs/.
 
 The checks themselves live in tools/testcases/*.py, one file per area, run in
 name order; each has run(h), where h is this module (Qemu, ktests, boot_check,
@@ -30,6 +32,7 @@ BAD_LINES = re.compile(r"Kernel panic|^BUG:|spinlock lockup", re.M)
 
 passed = 0
 failed = 0
+skipped = 0
 selected = sys.argv[1:]
 
 
@@ -44,7 +47,9 @@ def record(name, ok, detail=""):
 
 
 def skip(name, why):
-    """A check that cannot run on this machine: said loudly, counted neither way."""
+    """A check that cannot run on this machine: said loudly with the reason, counted apart."""
+    global skipped
+    skipped += 1
     print(f"SKIP {name}: {why}", flush=True)
 
 
@@ -155,6 +160,60 @@ def host_tests():
             record(name, ok, " | ".join(detail))
         except subprocess.TimeoutExpired:
             record(name, False, "timeout")
+
+
+# ---------------------------------------------------------------------------
+# Guest test programs run on this Linux host (their expectations are Linux's)
+
+
+def suite_results(name, suite, out, each=True):
+    """The "SUITE: TEST ok", "SUITE: TEST FAIL why" and "SUITE: TEST SKIP why" lines a test
+    program prints (user/tests/gtest.h, check.h, vfstest.c). Every SKIP is reported as one,
+    with its reason; with each, every ok and FAIL line is a result of its own.
+    Returns (how many tests reported, the FAIL lines)."""
+    lines = re.findall(rf"^{suite}: (\S+) (ok|FAIL|SKIP) ?(.*)$", out, re.M)
+    fails = []
+    for test, status, rest in lines:
+        if status == "SKIP":
+            skip(f"{name} {test}", rest.strip())
+            continue
+        if status == "FAIL":
+            fails.append(f"{test} {rest.strip()}")
+        if each:
+            record(f"{name} {test}", status == "ok", rest.strip())
+    return len(lines), fails
+
+
+def host_run(name, suite, exe, min_tests, args=(), wrapper=(), each=False, timeout=120, must_see=()):
+    """Run a guest test program on this host's Linux: it must pass here too, as Linux is what
+    it expects. A test the host cannot show (a chroot without /proc, a bare /dev, no tty)
+    says SKIP and why, and is reported as a skip; a host that cannot run i386 programs at
+    all skips the whole run. One result for the run (and, with each, one per test).
+    args: its arguments; wrapper: a command to run it under (unshare ...). Returns the
+    output, or None if the program did not run."""
+    if not os.access(exe, os.X_OK):
+        record(name, False, f"{os.path.relpath(exe, ROOT)} is missing (make test builds it)")
+        return None
+    try:
+        p = subprocess.run(list(wrapper) + [exe] + list(args), capture_output=True, text=True,
+                           timeout=timeout, stdin=subprocess.DEVNULL)
+    except OSError as e:
+        skip(name, f"this host cannot run i386 programs ({e})")
+        return None
+    except subprocess.TimeoutExpired:
+        record(name, False, "timeout")
+        return None
+    count, fails = suite_results(name, suite, p.stdout, each)
+    problems = fails[:3]
+    if not re.search(rf"^{suite}: summary \d+ passed, 0 failed", p.stdout, re.M):
+        problems.append("no clean summary line")
+    if count < min_tests:
+        problems.append(f"only {count} tests reported, expected {min_tests}")
+    problems += [f"no line /{m}/" for m in must_see if not re.search(m, p.stdout, re.M)]
+    if p.returncode != 0:
+        problems.append(f"exit status {p.returncode}")
+    record(f"{name} run" if each else name, not problems, " | ".join(problems))
+    return p.stdout
 
 
 # ---------------------------------------------------------------------------
@@ -337,7 +396,7 @@ def main():
             importlib.import_module(f[:-3]).run(sys.modules[__name__])
 
     print(f"(harness took {time.monotonic() - start:.0f} s; logs in build/test-logs/)")
-    print(f"{passed} passed, {failed} failed")
+    print(f"{passed} passed, {failed} failed, {skipped} skipped")
     return 1 if failed or passed == 0 else 0
 
 

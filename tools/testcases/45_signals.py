@@ -4,7 +4,6 @@ import os
 import re
 import subprocess
 
-LINE = r"^{0}: (\S+) (ok|FAIL|SKIP)(.*)$"
 SUMMARY = r"^{0}: summary (\d+) passed, (\d+) failed"
 INIT_EXIT = r"init \(pid \d+\) exited with status 0x([0-9a-f]+)"
 
@@ -21,18 +20,6 @@ SYSTEST_LOG = [
 ]
 
 
-def results(h, name, suite, out):
-    """Record one result per test line; a SKIP line is reported, not counted."""
-    lines = re.findall(LINE.format(suite), out, re.M)
-    skipped = {t for t, status, _ in lines if status == "SKIP"}
-    for test, status, rest in lines:
-        if status == "SKIP":
-            h.skip(f"{name} {test}", rest.strip())
-        elif test not in skipped or status == "FAIL":
-            h.record(f"{name} {test}", status == "ok", rest.strip())
-    return lines
-
-
 def host_run(h, suite, min_tests, namespaced=False):
     """The guest test binary, run on this Linux host: it must pass here too. namespaced: in a
     new user and pid namespace, as in a container, where the session leader is out of sight
@@ -40,31 +27,14 @@ def host_run(h, suite, min_tests, namespaced=False):
     name = f"linux-host[{suite}{'-pidns' if namespaced else ''}]"
     if not h.wanted(name):
         return
-    exe = os.path.join(h.BUILD, "ubin", suite)
-    cmd = [exe]
+    wrapper = []
     if namespaced:
         probe = subprocess.run(["unshare", "-rpf", "true"], capture_output=True)
         if probe.returncode != 0:
             h.skip(name, "this host cannot make a pid namespace (unshare -rpf)")
             return
-        cmd = ["unshare", "-rpf", exe]
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    except OSError as e:
-        h.skip(name, f"this host cannot run i386 programs ({e})")
-        return
-    except subprocess.TimeoutExpired:
-        h.record(name, False, "timeout")
-        return
-    lines = results(h, name, suite, p.stdout)
-    problems = []
-    if not re.search(SUMMARY.format(suite), p.stdout, re.M):
-        problems.append("no summary line")
-    if len(lines) < min_tests:
-        problems.append(f"only {len(lines)} tests reported")
-    if p.returncode != 0:
-        problems.append(f"exit status {p.returncode}")
-    h.record(f"{name} run", not problems, "; ".join(problems))
+        wrapper = ["unshare", "-rpf"]
+    h.host_run(name, suite, os.path.join(h.BUILD, "ubin", suite), min_tests, wrapper=wrapper, each=True)
 
 
 def guest_run(h, suite, label, cpus, min_tests, log_lines, append="", timeout=180):
@@ -76,12 +46,12 @@ def guest_run(h, suite, label, cpus, min_tests, log_lines, append="", timeout=18
     q.expect(INIT_EXIT)
     q.wait_exit()
     out = q.output
-    lines = results(h, name, suite, out)
+    count, _ = h.suite_results(name, suite, out)
     problems = []
     if not re.search(SUMMARY.format(suite), out, re.M):
         problems.append("no summary line" + (" (timeout)" if q.timed_out else ""))
-    if len(lines) < min_tests:
-        problems.append(f"only {len(lines)} tests reported")
+    if count < min_tests:
+        problems.append(f"only {count} tests reported")
     m = re.search(INIT_EXIT, out, re.M)
     if not m or int(m.group(1), 16) != 0:
         problems.append("init did not exit with status 0")

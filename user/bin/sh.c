@@ -800,6 +800,9 @@ static int run_pipeline(struct pipeline *pl)
 		if (pid < 0) {
 			if (errno == EINTR)
 				continue;
+			/* The job's end went unseen: say so, and never call it a success. */
+			fprintf(stderr, "sh: wait: %s\n", strerror(errno));
+			status = 127;
 			break;
 		}
 		for (i = 0; i < pl->ncmds; i++)
@@ -892,6 +895,8 @@ int main(int argc, char **argv)
 {
 	FILE *in = stdin;
 
+	/* Children must stay to be waited for, even if whoever started us ignored SIGCHLD. */
+	signal(SIGCHLD, SIG_DFL);
 	var_import(environ);
 	if (!var_find("PATH"))
 		var_set("PATH", "/bin:/sbin", 1);

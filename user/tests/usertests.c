@@ -10,6 +10,9 @@
  * then "usertests: N passed, N failed". At the end the free page count
  * (sysinfo) must be back where it started: the kernel leaked nothing (see
  * check_free_pages for why the check is made over a second run).
+ *
+ * From the shell, or as the first process (init=/bin/usertests): then every
+ * orphan the tests leave is ours to reap, and wait_test() does so.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -867,6 +870,26 @@ static int free_pages_back(unsigned long before, unsigned long *after)
 	return 0;
 }
 
+/*
+ * Wait for a test's process. As init (pid 1) we are also the parent of every
+ * orphan the tests make (t_orphans, t_fork_exhaustion's children): reap them
+ * meanwhile, as init must, or they stay zombies, holding their pages and
+ * counting as processes, and the tests that count either fail.
+ */
+static int wait_test(pid_t pid)
+{
+	pid_t any = getpid() == 1 ? -1 : pid, got;
+	int st;
+
+	for (;;) {
+		got = waitpid(any, &st, 0);
+		if (got == pid)
+			return st;
+		if (got < 0 && errno != EINTR)
+			return -1;
+	}
+}
+
 /* Run the selected tests once; quiet: print only failures. Returns the number that passed. */
 static int run_suite(int argc, char **argv, int quiet, int *failed)
 {
@@ -884,7 +907,7 @@ static int run_suite(int argc, char **argv, int quiet, int *failed)
 			tests[i].fn();
 			exit(0);
 		}
-		st = pid > 0 ? wait_for(pid) : -1;
+		st = pid > 0 ? wait_test(pid) : -1;
 		if (pid > 0 && exited_with(st, 0)) {
 			if (!quiet)
 				printf("usertests: %s ok\n", test_name);
@@ -946,7 +969,7 @@ int main(int argc, char **argv)
 		printf("usertests: cannot make %s: %s\n", TESTDIR, strerror(errno));
 		return 1;
 	}
-	printf("usertests: starting, %lu free pages\n", free_pages());
+	printf("usertests: starting as pid %d, %lu free pages\n", getpid(), free_pages());
 	passed = run_suite(argc, argv, 0, &failed);
 	if (argc < 2)
 		check_free_pages(argc, argv, &passed, &failed);

@@ -4,9 +4,12 @@
  * Built twice: for smpix (with user/lib) and, as build/vfstest-linux, with the
  * host's `gcc -m32 -static` and glibc, to run on Linux and prove that what it
  * expects is Linux's behaviour. Checks that only make sense on smpix (the
- * global file limit, the kernel's object counts, /dev/console) are skipped on
- * Linux. Each group prints "vfstest: NAME ok" or "vfstest: NAME FAIL why";
- * the last line is "vfstest: summary N passed, M failed"; exit status 0 if all passed.
+ * global file limit, the kernel's object counts, /dev/console) are left out on
+ * Linux, and those the host cannot show (device nodes without CAP_MKNOD, a
+ * descriptor limit it will not raise) print "vfstest: NAME SKIP why". Each
+ * group prints "vfstest: NAME ok" or "vfstest: NAME FAIL why"; the last line
+ * is "vfstest: summary N passed, M failed" (", S skipped" when some were);
+ * exit status 0 if none failed.
  *
  * Run as init it works in /vfstest; on Linux in /tmp/vfstest-PID (removed at the end).
  */
@@ -49,7 +52,7 @@ static long sc6(long nr, long a, long b, long c, long d, long e, long f)
 
 /* ---- output and checks ------------------------------------------------------------ */
 
-static int passed, failed;
+static int passed, failed, skipped;
 static const char *group;
 static char why[200];
 static int group_failed;
@@ -88,9 +91,11 @@ static void end(void)
 	}
 }
 
+/* A check the host cannot show: "NAME SKIP why", as user/tests/gtest.h's SKIP_IF prints it. */
 static void skip(const char *name, const char *reason)
 {
-	say("vfstest: %s skipped (%s)\n", name, reason);
+	skipped++;
+	say("vfstest: %s SKIP %s\n", name, reason);
 }
 
 static void fail_at(int line, const char *expr, long got, long want)
@@ -945,7 +950,7 @@ static void t_misc(void)
 		/* A Linux host without CAP_MKNOD (a user namespace, a locked-down container)
 		 * answers -EPERM for device nodes; smpix has one user, root, and never does. */
 		if (!ON_SMPIX && made == -EPERM) {
-			say("vfstest: mknod-devices skipped (this host may not make device nodes)\n");
+			skip("mknod-devices", "this host may not make device nodes (-EPERM)");
 			goto no_devices;
 		}
 		EXPECT(made, 0);
@@ -1108,8 +1113,8 @@ static void t_emfile(void)
 		uint32_t lim[2] = { 256, 256 };
 		int n = 0, r;
 
-		if (!ON_SMPIX)
-			SC(75, 7, lim);         /* setrlimit(RLIMIT_NOFILE): Linux only */
+		if (!ON_SMPIX && SC(75, 7, lim) != 0)   /* setrlimit(RLIMIT_NOFILE): Linux only */
+			sys_exit(3);
 		while ((r = sys_open(P("many"), O_RDONLY, 0)) >= 0)
 			n++;
 		/* The limit getrlimit reports is the table's: its last slot can be named, the next not. */
@@ -1120,8 +1125,12 @@ static void t_emfile(void)
 			 SC(__NR_fcntl64, 0, F_DUPFD, 0) == -EMFILE ? 0 : 1);
 	}
 	status = wait_child(pid);
-	EXPECT(status, 0);
 	EXPECT(sys_unlink(P("many")), 0);
+	if (!ON_SMPIX && status == 3 << 8) {
+		skip("emfile", "this host will not let RLIMIT_NOFILE be 256 (its hard limit is lower)");
+		return;
+	}
+	EXPECT(status, 0);
 	end();
 }
 
@@ -1575,7 +1584,10 @@ static int run_suite_in_child(void)
 			sys_exit(1);
 		}
 		run_all();
-		say("vfstest: summary %d passed, %d failed\n", passed, failed);
+		if (skipped)
+			say("vfstest: summary %d passed, %d failed, %d skipped\n", passed, failed, skipped);
+		else
+			say("vfstest: summary %d passed, %d failed\n", passed, failed);
 		sys_exit(failed ? 1 : 0);
 	}
 	status = wait_child(pid);
@@ -1618,6 +1630,11 @@ int main(int argc, char **argv)
 		long n = SC(__NR_readlink, "/proc/self/exe", self, sizeof(self) - 1);
 
 		self[n > 0 ? n : 0] = 0;
+		/* No /proc (a bare chroot): argv[0], made absolute before the suite changes directory. */
+		if (n <= 0 && argv[0][0] == '/')
+			snprintf(self, sizeof(self), "%s", argv[0]);
+		else if (n <= 0 && SC(__NR_getcwd, self, sizeof(self) - 1) > 0)
+			snprintf(self + strlen(self), sizeof(self) - strlen(self), "/%s", argv[0]);
 		snprintf(base, sizeof(base), "/tmp/vfstest-%ld", SC0(__NR_getpid));
 	}
 	SC(__NR_umask, 022);
