@@ -168,7 +168,7 @@ def host_tests():
 
 def suite_results(name, suite, out, each=True):
     """The "SUITE: TEST ok", "SUITE: TEST FAIL why" and "SUITE: TEST SKIP why" lines a test
-    program prints (user/tests/gtest.h, check.h, vfstest.c). Every SKIP is reported as one,
+    program prints (user/tests/gtest.h, vfstest.c). Every SKIP is reported as one,
     with its reason; with each, every ok and FAIL line is a result of its own.
     Returns (how many tests reported, the FAIL lines)."""
     lines = re.findall(rf"^{suite}: (\S+) (ok|FAIL|SKIP) ?(.*)$", out, re.M)
@@ -270,7 +270,7 @@ def boot_check(label, patterns, forbid_bad=True, timeout=60, **kw):
 def user_program(label, prog, cpus=2, mem=128, append="", timeout=120, min_tests=1,
                  patterns=(), forbid=()):
     """Boot init=/bin/PROG, a test program that prints "PROG: NAME ok|FAIL ..." and a summary
-    (user/lib/check.h). One result per line, then one for the run: summary, exit status 0,
+    (user/tests/gtest.h). One result per line, then one for the run: summary, exit status 0,
     every pattern present, no forbidden one, no kernel BUG, a clean power off."""
     name = f"{prog}[{label}]"
     if not wanted(name):

@@ -4,13 +4,12 @@ Each check runs gdb in batch mode with the repo's .gdbinit, stops the kernel at 
 known moment, runs the commands, and compares what they print with the truth from
 elsewhere: gdb's own evaluation of the same variables (printf), `info threads`, and
 the kernel's boot log on the serial console. QEMU always dies at the end (hard
-timeouts in 15_tools.run_cmd and harness.Qemu).
+timeouts in testlib.run_cmd and harness.Qemu).
 """
-import importlib
 import re
 import shutil
 
-tools = importlib.import_module("15_tools")    # gdb_mirror, qemu_halted_with_stub, run_cmd, ...
+import testlib as tools  # noqa: E402  (gdb_mirror, qemu_halted_with_stub, run_cmd, ...)
 
 CPUS = 4
 

@@ -1,9 +1,8 @@
 """mmap2, mmap, munmap, mprotect, mremap: mmaptest booted as init at 1 and 4 CPUs, and on this Linux host."""
-import importlib
 import os
 import subprocess
 
-suites = importlib.import_module("46_pipes_proc")
+import testlib as suites  # noqa: E402
 
 
 def compat_memory_on_linux(h):

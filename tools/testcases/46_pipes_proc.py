@@ -2,48 +2,7 @@
 as init, and each on this Linux host."""
 import os
 import re
-
-INIT_EXIT = r"init \(pid \d+\) exited with status 0x([0-9a-f]+)"
-
-
-def suite_lines(suite):
-    return re.compile(rf"^{suite}: (\S+) (ok|FAIL)(.*)$", re.M)
-
-
-def guest_suite(h, suite, label, cpus, min_tests, append="", timeout=240):
-    """Boot with init=/bin/SUITE; one result per test, then one for the run as a whole."""
-    name = f"{suite}[{label}]"
-    if not h.wanted(name):
-        return None
-    q = h.Qemu(f"{suite}-{label}", append=f"init=/bin/{suite} {append}".strip(), cpus=cpus,
-               timeout=timeout)
-    q.expect(INIT_EXIT)
-    q.wait_exit()
-    out = q.output
-    results = suite_lines(suite).findall(out)
-    for test, status, rest in results:
-        h.record(f"{name} {test}", status == "ok", rest.strip())
-    problems = []
-    if not re.search(rf"^{suite}: summary \d+ passed, 0 failed$", out, re.M):
-        problems.append("no clean summary line" + (" (timeout)" if q.timed_out else ""))
-    if len(results) < min_tests:
-        problems.append(f"only {len(results)} tests reported")
-    m = re.search(INIT_EXIT, out, re.M)
-    if not m or int(m.group(1), 16) != 0:
-        problems.append("init did not exit with status 0")
-    if h.bad_lines(out):
-        problems.append("kernel reported: " + h.bad_lines(out)[0])
-    h.record(f"{name} run, power off", not problems, "; ".join(problems))
-    return out
-
-
-def on_linux(h, suite, min_tests):
-    """The same program built with the host's gcc -m32 -static must pass on Linux: its expectations
-    are Linux's. What this host cannot show (a chroot's /proc, a bare /dev) is a SKIP, with why."""
-    name = f"host: {suite} on Linux (gcc -m32 -static)"
-    if not h.wanted(name):
-        return
-    h.host_run(name, suite, os.path.join(h.BUILD, f"{suite}-linux"), min_tests)
+from testlib import INIT_EXIT, suite_lines, guest_suite, on_linux  # noqa: F401
 
 
 def proctest(h, label, cpus, ioctl=None):

@@ -1,9 +1,8 @@
 """The drivers and the ioctl path: ioctltest booted as init at 1 and 4 CPUs, and on this Linux host."""
-import importlib
 import os
 import re
 
-suites = importlib.import_module("46_pipes_proc")
+import testlib as suites  # noqa: E402
 
 
 def on_linux_with_a_tty(h):

@@ -47,7 +47,7 @@ def session(h, cpus):
     name = f"ioctlbench[smp{cpus}]"
     if not h.wanted(name):
         return
-    Session = importlib.import_module("50_userland").Session
+    from testlib import Session
     # bkl_timing=0 at boot: the knob must read 0, and ioctlbench -l must put it back after flipping it.
     s = Session(h, f"ioctlbench-smp{cpus}", cpus=cpus, timeout=200, append="bkl_timing=0")
     if not s.ok:

@@ -2,48 +2,7 @@
 usertests from the shell and as init."""
 import re
 import time
-
-PROMPT = re.compile(r"^\$ $", re.M)
-
-
-class Session:
-    """A shell on the serial console: type a line, collect what comes back up to the next prompt."""
-
-    def __init__(self, h, name, cpus=2, timeout=120, append=""):
-        self.q = h.Qemu(name, cpus=cpus, timeout=timeout, append=append)
-        self.ok = self.q.expect(r"^\$ ", timeout=60) is not None
-
-    def wait_for(self, rx, start, timeout):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            m = rx.search(self.q.output, start)
-            if m:
-                return m
-            if self.q._read_some(min(0.3, max(0.01, end - time.monotonic()))) is None:
-                return rx.search(self.q.output, start)
-        return None
-
-    def run(self, line, timeout=20):
-        """Type line and Enter; the output between the echoed line and the next prompt, or None."""
-        if not self.ok:
-            return None
-        start = len(self.q.output)
-        self.q.send(line + "\r")
-        echo = self.wait_for(re.compile(re.escape(line) + r"\n"), start, timeout)
-        if not echo:
-            return None
-        m = self.wait_for(PROMPT, echo.end(), timeout)
-        if not m:
-            return None
-        return self.q.output[echo.end():m.start()]
-
-
-def check(h, name, out, pattern, exact=False):
-    if out is None:
-        h.record(name, False, "no prompt came back")
-        return
-    ok = out == pattern if exact else re.search(pattern, out, re.M) is not None
-    h.record(name, ok, f"got {out!r}")
+from testlib import PROMPT, Session, check  # noqa: F401
 
 
 def shell_session(h):
@@ -134,8 +93,6 @@ def interrupt(h, s):
     ok = m is not None and time.monotonic() - start < 15
     out = s.run("echo $?")
     h.record(name, ok and out == "130\n", f"after ^C: {s.q.output[pos:][:80]!r}, $? {out!r}")
-
-
 
 
 USERTESTS_LINE = re.compile(r"^usertests: (\S+) (ok|FAIL)(.*)$", re.M)

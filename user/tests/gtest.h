@@ -7,6 +7,17 @@
  * behaviour, the same test must pass there too. Only raw calls are used, so
  * glibc's wrappers never hide what the kernel answered.
  */
+/*
+ * Every guest test uses this one header, in one of two ways:
+ *  - in process (the default): each test is a function; CHECK returns from
+ *    it on the first failure. Tests may leave state for the next one.
+ *  - isolated (#define GT_ISOLATED before including): each test runs in a
+ *    forked child, so a signal handler, a mask, a process group or a crash
+ *    of one test cannot touch the next; CHECK ends the child.
+ * Both print the same lines: "SUITE: TEST ok", "SUITE: TEST FAIL line N:
+ * cond", "SUITE: TEST SKIP why", then "SUITE: summary P passed, F failed"
+ * (", S skipped"), which tools/harness.py reads.
+ */
 #ifndef USER_TESTS_GTEST_H
 #define USER_TESTS_GTEST_H
 
@@ -72,6 +83,7 @@
 #define BAD_NULL   ((void *)0)
 #define BAD_KERNEL ((void *)0xC0000000)         /* smpix: the kernel's half */
 #define BAD_UNMAP  ((void *)0x40000000)         /* never mapped, on smpix or on Linux */
+#define NO_PID     5000000                      /* above Linux's largest pid_max (4194304): never a process */
 
 static inline long gt_syscall(long nr, long a, long b, long c, long d)
 {
@@ -198,12 +210,75 @@ static inline int gt_read_counts(struct counts *c)
 /* ---- bookkeeping: "NAME: TEST ok", "NAME: TEST FAIL why" or "NAME: TEST SKIP why" -------- */
 
 static int gt_passed, gt_failed, gt_skipped;
-static const char *gt_failure;
-static char gt_why[128];
-static bool gt_skipping;
-static char gt_skip_why[160];
 static const char *gt_suite = "test";
+static const char *gt_test = "";
+#ifndef GT_ISOLATED
+static const char *gt_failure;          /* set by CHECK: why the test running now failed */
+static char gt_why[128];
+static bool gt_skipping;                /* set by SKIP_IF */
+static char gt_skip_why[160];
+#endif
 
+#ifdef GT_ISOLATED
+/* In the test's own child: report the first failed check and end the child. */
+#define CHECK(cond)                                                                     \
+	do {                                                                            \
+		if (!(cond)) {                                                          \
+			printf("%s: %s FAIL line %d: %s\n", gt_suite, gt_test, __LINE__, #cond); \
+			gt_exit(1);                                                     \
+		}                                                                       \
+	} while (0)
+
+#define GT_SKIP_STATUS 77       /* a child that skipped: counted neither way */
+#define SKIP_IF(cond, ...)                                                              \
+	do {                                                                            \
+		if (cond) {                                                             \
+			char why_[160];                                                 \
+			snprintf(why_, sizeof(why_), __VA_ARGS__);                      \
+			printf("%s: %s SKIP %s\n", gt_suite, gt_test, why_);            \
+			gt_exit(GT_SKIP_STATUS);                                        \
+		}                                                                       \
+	} while (0)
+
+/* Run fn in a child of its own; it passes if the child exits 0. */
+static inline void gt_run(const char *name, void (*fn)(void))
+{
+	int pid, st = 0;
+
+	gt_test = name;
+	pid = gt_fork();
+	if (pid == 0) {
+		fn();
+		gt_exit(0);
+	}
+	st = pid < 0 ? -1000 : gt_wait(pid);
+	if (st == -1000) {
+		printf("%s: %s FAIL cannot fork or wait\n", gt_suite, name);
+		gt_failed++;
+	} else if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+		printf("%s: %s ok\n", gt_suite, name);
+		gt_passed++;
+	} else if (WIFEXITED(st) && WEXITSTATUS(st) == GT_SKIP_STATUS) {
+		gt_skipped++;           /* the child said why */
+	} else {
+		if (!WIFEXITED(st))
+			printf("%s: %s FAIL killed by signal %d\n", gt_suite, name, WTERMSIG(st));
+		gt_failed++;            /* else the child printed its FAIL line */
+	}
+}
+
+/* Fork a child running fn (which should not return); its wait status, or -1000. */
+static inline int gt_child_status(void (*fn)(void))
+{
+	int pid = gt_fork();
+
+	if (pid == 0) {
+		fn();
+		gt_exit(0);
+	}
+	return pid < 0 ? -1000 : gt_wait(pid);
+}
+#else
 #define CHECK(cond)                                                                     \
 	do {                                                                            \
 		if (!(cond)) {                                                          \
@@ -232,6 +307,7 @@ static const char *gt_suite = "test";
 
 static inline void gt_run(const char *name, void (*fn)(void))
 {
+	gt_test = name;
 	gt_failure = 0;
 	gt_skipping = false;
 	fn();
@@ -245,6 +321,15 @@ static inline void gt_run(const char *name, void (*fn)(void))
 		printf("%s: %s ok\n", gt_suite, name);
 		gt_passed++;
 	}
+}
+#endif
+
+/* Running on smpix (not Linux)? For the few checks where smpix differs on purpose. */
+static inline bool gt_on_smpix(void)
+{
+	char u[6 * 65];
+
+	return SYS1(__NR_uname, u) == 0 && strcmp(u, "smpix") == 0;
 }
 
 static inline void gt_start(const char *suite)

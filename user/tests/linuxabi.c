@@ -5,7 +5,8 @@
  * every expectation below is Linux's, not only ours. Each test prints
  * "linuxabi: NAME ok|FAIL"; the last line is a summary.
  */
-#include "check.h"
+#define GT_ISOLATED     /* each test in a child of its own (gtest.h) */
+#include "gtest.h"
 
 #define BAD_KERNEL2 ((void *)0xC0100000)
 #define WEXITED_FLAG 4                          /* waitid's flag: wait4 refuses it */
@@ -158,15 +159,15 @@ static void t_unknown_numbers(void)
 
 int main(void)
 {
-	suite = "linuxabi";
+	gt_start("linuxabi");
 	printf("linuxabi: starting as pid %d\n", getpid());
-	run("wait_flags_accepted", t_wait_flags_accepted);
-	run("zombie_still_exists", t_zombie_still_exists);
-	run("affinity_negative_pid", t_affinity_negative_pid);
-	run("execve_missing", t_execve_missing);
-	run("wait4_answers_before_efault", t_wait4_answers_before_efault);
-	run("zero_length_anywhere", t_zero_length_anywhere);
-	run("unknown_numbers", t_unknown_numbers);
-	run("orphan_exit_signal", t_orphan_exit_signal);
-	return summary();
+	gt_run("wait_flags_accepted", t_wait_flags_accepted);
+	gt_run("zombie_still_exists", t_zombie_still_exists);
+	gt_run("affinity_negative_pid", t_affinity_negative_pid);
+	gt_run("execve_missing", t_execve_missing);
+	gt_run("wait4_answers_before_efault", t_wait4_answers_before_efault);
+	gt_run("zero_length_anywhere", t_zero_length_anywhere);
+	gt_run("unknown_numbers", t_unknown_numbers);
+	gt_run("orphan_exit_signal", t_orphan_exit_signal);
+	gt_finish();
 }

@@ -12,7 +12,8 @@
  * from the environment (as init, from the kernel's command line):
  * loadtest_seconds (2) and loadtest_wait_ticks, the bound on a wait (20).
  */
-#include "check.h"
+#define GT_ISOLATED     /* each test in a child of its own (gtest.h) */
+#include "gtest.h"
 
 char *getenv(const char *name);   /* user/lib/env.c */
 #include "kernel/uapi/fcntl.h"
@@ -244,12 +245,12 @@ int main(void)
 {
 	flood_seconds = setting("loadtest_seconds", flood_seconds);
 	wait_bound_ticks = setting("loadtest_wait_ticks", wait_bound_ticks);
-	suite = "loadtest";
+	gt_start("loadtest");
 	fill_flood();
 	printf("loadtest: %d CPUs, %d writers for %d s\n", ncpus(), 3 * ncpus() + 3, flood_seconds);
-	run("runnable_tasks_get_a_cpu_under_console_flood", t_runnable_tasks_get_a_cpu_under_console_flood);
-	run("killed_writer_is_gone_within_a_second", t_killed_writer_is_gone_within_a_second);
-	run("console_write_cut_by_signal_returns_partial_count",
+	gt_run("runnable_tasks_get_a_cpu_under_console_flood", t_runnable_tasks_get_a_cpu_under_console_flood);
+	gt_run("killed_writer_is_gone_within_a_second", t_killed_writer_is_gone_within_a_second);
+	gt_run("console_write_cut_by_signal_returns_partial_count",
 	    t_console_write_cut_by_signal_returns_partial_count);
-	return summary();
+	gt_finish();
 }

@@ -5,7 +5,8 @@
  * line, no valid access faults, and the kernel goes on. Boot with
  * init=/bin/memtest (tools/testcases/46_memtest.py); one line per test.
  */
-#include "check.h"
+#define GT_ISOLATED     /* each test in a child of its own (gtest.h) */
+#include "gtest.h"
 
 #define MiB (1024 * 1024)
 #define PAGE 4096
@@ -290,12 +291,12 @@ static void t_oom_kills_one_and_goes_on(void)
 
 int main(void)
 {
-	suite = "memtest";
+	gt_start("memtest");
 	printf("memtest: starting as pid %d\n", getpid());
-	run("brk_beyond_ram_fails_fast", t_brk_beyond_ram_fails_fast);
-	run("heap_pages_on_demand", t_heap_pages_on_demand);
-	run("demand_pages_fork_cow", t_demand_pages_fork_cow);
-	run("brk_does_not_stall_sleepers", t_brk_does_not_stall_sleepers);
-	run("oom_kills_one_and_goes_on", t_oom_kills_one_and_goes_on);
-	return summary();
+	gt_run("brk_beyond_ram_fails_fast", t_brk_beyond_ram_fails_fast);
+	gt_run("heap_pages_on_demand", t_heap_pages_on_demand);
+	gt_run("demand_pages_fork_cow", t_demand_pages_fork_cow);
+	gt_run("brk_does_not_stall_sleepers", t_brk_does_not_stall_sleepers);
+	gt_run("oom_kills_one_and_goes_on", t_oom_kills_one_and_goes_on);
+	gt_finish();
 }

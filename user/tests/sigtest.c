@@ -5,7 +5,8 @@
  * (the harness runs build/ubin/sigtest on the host), which proves that what
  * it expects is what Linux does.
  */
-#include "check.h"
+#define GT_ISOLATED     /* each test in a child of its own (gtest.h) */
+#include "gtest.h"
 #include "kernel/uapi/signal.h"
 
 #define SETSIZE 8                       /* sizeof(k_sigset_t): what rt_sig* calls want */
@@ -302,10 +303,10 @@ static void segv_ignored(void)
 static void t_fault_unhandled(void)
 {
 	/* A fault whose signal is blocked or ignored still kills: the instruction cannot go on. */
-	int st = child_status(segv_blocked);
+	int st = gt_child_status(segv_blocked);
 
 	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
-	st = child_status(segv_ignored);
+	st = gt_child_status(segv_ignored);
 	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
 }
 
@@ -337,13 +338,13 @@ static void handler_in_kernel(void)
 
 static void t_bad_frames(void)
 {
-	int st = child_status(handler_in_kernel);
+	int st = gt_child_status(handler_in_kernel);
 
 	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
-	st = child_status(garbage_sigreturn);
+	st = gt_child_status(garbage_sigreturn);
 
 	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
-	st = child_status(bad_altstack);
+	st = gt_child_status(bad_altstack);
 	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
 }
 
@@ -612,30 +613,30 @@ static void alarm_kills(void)
 
 static void t_alarm_default_kills(void)
 {
-	int st = child_status(alarm_kills);
+	int st = gt_child_status(alarm_kills);
 
 	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM);
 }
 
 int main(void)
 {
-	suite = "sigtest";
-	run("sigaction_args", t_sigaction_args);
-	run("handler_runs", t_handler_runs);
-	run("handler_flags", t_handler_flags);
-	run("mask_and_pending", t_mask_and_pending);
-	run("pause_sigsuspend", t_pause_sigsuspend);
-	run("eintr_and_restart", t_eintr_and_restart);
-	run("fault_handlers", t_fault_handlers);
-	run("fault_unhandled", t_fault_unhandled);
-	run("bad_frames", t_bad_frames);
-	run("sigaltstack", t_sigaltstack);
-	run("sigchld", t_sigchld);
-	run("no_zombies", t_no_zombies);
-	run("kill_groups", t_kill_groups);
-	run("pgrp_session", t_pgrp_session);
-	run("tgkill", t_tgkill);
-	run("alarm_itimer", t_alarm_itimer);
-	run("alarm_default_kills", t_alarm_default_kills);
-	return summary();
+	gt_start("sigtest");
+	gt_run("sigaction_args", t_sigaction_args);
+	gt_run("handler_runs", t_handler_runs);
+	gt_run("handler_flags", t_handler_flags);
+	gt_run("mask_and_pending", t_mask_and_pending);
+	gt_run("pause_sigsuspend", t_pause_sigsuspend);
+	gt_run("eintr_and_restart", t_eintr_and_restart);
+	gt_run("fault_handlers", t_fault_handlers);
+	gt_run("fault_unhandled", t_fault_unhandled);
+	gt_run("bad_frames", t_bad_frames);
+	gt_run("sigaltstack", t_sigaltstack);
+	gt_run("sigchld", t_sigchld);
+	gt_run("no_zombies", t_no_zombies);
+	gt_run("kill_groups", t_kill_groups);
+	gt_run("pgrp_session", t_pgrp_session);
+	gt_run("tgkill", t_tgkill);
+	gt_run("alarm_itimer", t_alarm_itimer);
+	gt_run("alarm_default_kills", t_alarm_default_kills);
+	gt_finish();
 }

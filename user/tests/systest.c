@@ -4,9 +4,10 @@
  * vfork, clone), the SSE state of each process, and -ENOSYS for what is
  * missing. Like sigtest, the same binary runs on smpix and on Linux, and
  * must pass on both; the few checks where smpix differs on purpose (its
- * uname, clone flags that need threads) look at on_smpix().
+ * uname, clone flags that need threads) look at gt_on_smpix().
  */
-#include "check.h"
+#define GT_ISOLATED     /* each test in a child of its own (gtest.h) */
+#include "gtest.h"
 #include "kernel/uapi/sched.h"
 #include "kernel/uapi/signal.h"
 
@@ -25,7 +26,7 @@ static void t_uname(void)
 	CHECK(major >= 3);                      /* glibc refuses anything older than 3.2 */
 	CHECK(syscall(__NR_uname, BAD_KERNEL) == -EFAULT);
 	CHECK(syscall(__NR_uname, BAD_UNMAP) == -EFAULT);
-	if (on_smpix()) {
+	if (gt_on_smpix()) {
 		CHECK(strcmp(u.release, "4.4.0-smpix") == 0);
 		CHECK(strcmp(u.machine, "i686") == 0);
 	}
@@ -36,7 +37,7 @@ static void t_ids(void)
 	long uid = syscall(__NR_getuid32, 0), gid = syscall(__NR_getgid32, 0);
 
 	/* smpix has one user, root; on Linux, whoever runs the test: the calls must agree. */
-	if (on_smpix())
+	if (gt_on_smpix())
 		CHECK(uid == 0 && gid == 0);
 	CHECK(uid >= 0 && gid >= 0);
 	CHECK(syscall(__NR_geteuid32, 0) == uid && syscall(__NR_getegid32, 0) == gid);
@@ -293,7 +294,7 @@ static void t_vfork_clone(void)
 	CHECK(syscall(__NR_clone, CLONE_SIGHAND | SIGCHLD, 0, 0, 0, 0) == -EINVAL);      /* without VM */
 	CHECK(syscall(__NR_clone, CLONE_THREAD | SIGCHLD, 0, 0, 0, 0) == -EINVAL);       /* without SIGHAND */
 	/* A thread: smpix has none, and says so. */
-	if (on_smpix())
+	if (gt_on_smpix())
 		CHECK(syscall(__NR_clone, CLONE_VM | CLONE_SIGHAND | CLONE_THREAD, 0x50000000, 0, 0, 0) == -EINVAL);
 }
 
@@ -422,7 +423,7 @@ static void t_enosys(void)
 {
 	CHECK(syscall(9999, 0) == -ENOSYS);
 	CHECK(syscall(-1, 0) == -ENOSYS);
-	if (on_smpix()) {
+	if (gt_on_smpix()) {
 		/* acct (51): not implemented; the kernel logs it once, by name (the harness looks). */
 		CHECK(syscall(51, 0) == -ENOSYS);
 		CHECK(syscall(51, 0) == -ENOSYS);
@@ -435,19 +436,19 @@ static void t_enosys(void)
 
 int main(void)
 {
-	suite = "systest";
-	run("uname", t_uname);
-	run("ids", t_ids);
-	run("prctl_name", t_prctl_name);
-	run("thread_area", t_thread_area);
-	run("rlimits", t_rlimits);
-	run("getrandom", t_getrandom);
-	run("sysinfo_times", t_sysinfo_times);
-	run("time_calls", t_time_calls);
-	run("vfork_clone", t_vfork_clone);
-	run("sse_per_process", t_sse_per_process);
-	run("sse_exception", t_sse_exception);
-	run("x87_exception", t_x87_exception);
-	run("enosys", t_enosys);
-	return summary();
+	gt_start("systest");
+	gt_run("uname", t_uname);
+	gt_run("ids", t_ids);
+	gt_run("prctl_name", t_prctl_name);
+	gt_run("thread_area", t_thread_area);
+	gt_run("rlimits", t_rlimits);
+	gt_run("getrandom", t_getrandom);
+	gt_run("sysinfo_times", t_sysinfo_times);
+	gt_run("time_calls", t_time_calls);
+	gt_run("vfork_clone", t_vfork_clone);
+	gt_run("sse_per_process", t_sse_per_process);
+	gt_run("sse_exception", t_sse_exception);
+	gt_run("x87_exception", t_x87_exception);
+	gt_run("enosys", t_enosys);
+	gt_finish();
 }
