@@ -164,6 +164,59 @@ static inline int gt_wait(int pid)
 	return status;
 }
 
+/* ---- small things many tests need ------------------------------------------------------ */
+
+static inline long gt_ioctl(int fd, unsigned cmd, const void *arg) { return SYS3(__NR_ioctl, fd, cmd, arg); }
+static inline int gt_open(const char *path, int flags) { return (int)SYS2(__NR_open, path, flags); }
+
+/* A whole (small) file into buf, NUL-terminated: its length, or -errno. */
+static inline long gt_read_file(const char *path, char *buf, size_t size)
+{
+	int fd = gt_open(path, O_RDONLY);
+	long total = 0, r;
+
+	if (fd < 0)
+		return fd;
+	while (total < (long)size - 1 && (r = gt_read(fd, buf + total, size - 1 - total)) > 0)
+		total += r;
+	gt_close(fd);
+	buf[total] = 0;
+	return total;
+}
+
+/* s written to an existing file (a /proc/sys knob): write()'s answer, or -errno. */
+static inline long gt_write_file(const char *path, const char *s)
+{
+	int fd = gt_open(path, O_WRONLY);
+	long r;
+
+	if (fd < 0)
+		return fd;
+	r = gt_write(fd, s, strlen(s));
+	gt_close(fd);
+	return r;
+}
+
+/* The CPUs this process may run on (1 if that cannot be told). */
+static inline int gt_count_cpus(void)
+{
+	uint32_t mask = 0;
+	int n = 0;
+
+	if (SYS3(__NR_sched_getaffinity, 0, sizeof(mask), &mask) < 0)
+		return 1;
+	for (; mask; mask >>= 1)
+		n += mask & 1;
+	return n ? n : 1;
+}
+
+static inline void gt_pin_to_cpu(int cpu)
+{
+	uint32_t mask = 1u << cpu;
+
+	SYS3(__NR_sched_setaffinity, 0, sizeof(mask), &mask);
+}
+
 /* ---- the kernel's object counts (smpix only: /dev/kcounts), for leak checks ---------- */
 
 struct counts {

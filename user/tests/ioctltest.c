@@ -44,53 +44,6 @@ static long strtol_simple(const char *p)
 	return v;
 }
 
-static long gt_ioctl(int fd, unsigned cmd, const void *arg) { return SYS3(__NR_ioctl, fd, cmd, arg); }
-static int gt_open(const char *path, int flags) { return (int)SYS2(__NR_open, path, flags); }
-
-static long read_file(const char *path, char *buf, size_t size)
-{
-	int fd = gt_open(path, O_RDONLY);
-	long total = 0, r;
-
-	if (fd < 0)
-		return fd;
-	while (total < (long)size - 1 && (r = gt_read(fd, buf + total, size - 1 - total)) > 0)
-		total += r;
-	gt_close(fd);
-	buf[total] = 0;
-	return total;
-}
-
-static long write_file(const char *path, const char *s)
-{
-	int fd = gt_open(path, O_WRONLY);
-	long r;
-
-	if (fd < 0)
-		return fd;
-	r = gt_write(fd, s, strlen(s));
-	gt_close(fd);
-	return r;
-}
-
-static int count_cpus(void)
-{
-	uint32_t mask = 0;
-	int n = 0;
-
-	if (SYS3(__NR_sched_getaffinity, 0, sizeof(mask), &mask) < 0)
-		return 1;
-	for (; mask; mask >>= 1)
-		n += mask & 1;
-	return n ? n : 1;
-}
-
-static void pin_to_cpu(int cpu)
-{
-	uint32_t mask = 1u << cpu;
-
-	SYS3(__NR_sched_setaffinity, 0, sizeof(mask), &mask);
-}
 
 /* ---- Linux's devices -------------------------------------------------------------- */
 
@@ -284,9 +237,9 @@ static void t_bench_lock_cost(void)
 	CHECK(gt_ioctl(fd, BENCH_LOCK_COST, BAD_BUF) == -EFAULT);
 	/* Under ioctl=serialized the call arrives holding the BKL: timing it would time recursion. */
 	c.pairs = 1000;
-	CHECK(write_file("/proc/sys/kernel/ioctl_mode", "serialized") > 0);
+	CHECK(gt_write_file("/proc/sys/kernel/ioctl_mode", "serialized") > 0);
 	CHECK(gt_ioctl(fd, BENCH_LOCK_COST, &c) == -EBUSY);
-	CHECK(write_file("/proc/sys/kernel/ioctl_mode", "auto") > 0);
+	CHECK(gt_write_file("/proc/sys/kernel/ioctl_mode", "auto") > 0);
 	gt_close(fd);
 	CHECK((fd = bench_open("bench_bkl")) >= 0);
 	CHECK(gt_ioctl(fd, BENCH_LOCK_COST, &c) == -ENOTTY);    /* only the unlocked device has it */
@@ -298,7 +251,7 @@ static int ioctl_counts(const char *driver, long *locked, long *unlocked)
 {
 	char want[32], *p;
 
-	if (read_file("/proc/ioctl", text, sizeof(text)) <= 0)
+	if (gt_read_file("/proc/ioctl", text, sizeof(text)) <= 0)
 		return -1;
 	snprintf(want, sizeof(want), "\n%s ", driver);
 	if (!(p = gt_strstr(text, want)))
@@ -331,22 +284,22 @@ static void t_policy_paths(void)
 
 	CHECK(bkl >= 0 && own >= 0);
 	for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		CHECK(write_file("/proc/sys/kernel/ioctl_mode", cases[c].mode) > 0);
-		CHECK(write_file("/proc/ioctl", "0") > 0);
+		CHECK(gt_write_file("/proc/sys/kernel/ioctl_mode", cases[c].mode) > 0);
+		CHECK(gt_write_file("/proc/ioctl", "0") > 0);
 		for (int i = 0; i < 10; i++) {
 			CHECK(bench_update(bkl, 10, 0) == 0);
 			CHECK(bench_update(own, 10, 0) == 0);
 		}
-		CHECK(read_file("/proc/ioctl", text, sizeof(text)) > 0);
+		CHECK(gt_read_file("/proc/ioctl", text, sizeof(text)) > 0);
 		CHECK(strncmp(text, "policy: ", 8) == 0 && strncmp(text + 8, cases[c].mode, strlen(cases[c].mode)) == 0);
 		CHECK(ioctl_counts("bench_bkl", &l, &u) == 0);
 		CHECK(l == (cases[c].bkl_locked ? 10 : 0) && u == (cases[c].bkl_locked ? 0 : 10));
 		CHECK(ioctl_counts("bench_own", &l, &u) == 0);
 		CHECK(l == (cases[c].own_locked ? 10 : 0) && u == (cases[c].own_locked ? 0 : 10));
 	}
-	CHECK(write_file("/proc/sys/kernel/ioctl_mode", "auto") > 0);
-	CHECK(write_file("/proc/sys/kernel/ioctl_mode", "sometimes") == -EINVAL);
-	CHECK(write_file("/proc/ioctl", "1") == -EINVAL);
+	CHECK(gt_write_file("/proc/sys/kernel/ioctl_mode", "auto") > 0);
+	CHECK(gt_write_file("/proc/sys/kernel/ioctl_mode", "sometimes") == -EINVAL);
+	CHECK(gt_write_file("/proc/ioctl", "1") == -EINVAL);
 	gt_close(bkl);
 	gt_close(own);
 }
@@ -360,7 +313,7 @@ static int hammer(const char *device, int updates, unsigned spins, struct bench_
 		return -1;
 	for (int i = 0; i < n; i++) {
 		if ((pids[i] = gt_fork()) == 0) {
-			pin_to_cpu(i);
+			gt_pin_to_cpu(i);
 			for (int k = 0; k < updates; k++)
 				if (bench_update(fd, spins, 0) < 0)
 					gt_exit(1);
@@ -379,7 +332,7 @@ static void t_bkl_keeps_updates_whole(void)
 	struct bench_stats st;
 	int n;
 
-	CHECK(write_file("/proc/sys/kernel/ioctl_mode", "auto") > 0);
+	CHECK(gt_write_file("/proc/sys/kernel/ioctl_mode", "auto") > 0);
 	CHECK((n = hammer("bench_bkl", 150, 20000, &st)) > 0);
 	CHECK(st.calls == (unsigned long long)n * 150);
 	CHECK(st.counter == st.calls);                          /* the BKL made each update whole */
@@ -394,7 +347,7 @@ static void t_unlocked_loses_updates(void)
 
 	if (ncpus < 2)
 		return;                 /* one CPU: nothing runs at the same time */
-	CHECK(write_file("/proc/sys/kernel/ioctl_mode", "unlocked") > 0);
+	CHECK(gt_write_file("/proc/sys/kernel/ioctl_mode", "unlocked") > 0);
 	/* A wide window (20000 spins between read and write-back); retry a few times, bounded. */
 	for (int tries = 0; tries < 5 && !lost; tries++) {
 		CHECK((n = hammer("bench_bkl", 150, 20000, &st)) > 0);
@@ -405,7 +358,7 @@ static void t_unlocked_loses_updates(void)
 	/* The driver that locks for itself loses nothing, whatever the policy. */
 	CHECK((n = hammer("bench_own", 150, 20000, &st)) > 0);
 	CHECK(st.counter == st.calls);
-	CHECK(write_file("/proc/sys/kernel/ioctl_mode", "auto") > 0);
+	CHECK(gt_write_file("/proc/sys/kernel/ioctl_mode", "auto") > 0);
 }
 
 /*
@@ -435,7 +388,7 @@ static void switch_worker(int fd)
 	char mode[16];
 
 	for (;;) {
-		bool unlocked = read_file("/proc/sys/kernel/ioctl_mode", mode, sizeof(mode)) > 0 && mode[0] == 'u';
+		bool unlocked = gt_read_file("/proc/sys/kernel/ioctl_mode", mode, sizeof(mode)) > 0 && mode[0] == 'u';
 
 		bench_update(fd, unlocked ? SWITCH_LONG_SPINS : SWITCH_SHORT_SPINS, 0);
 	}
@@ -450,10 +403,10 @@ static int switch_rounds(int fd, unsigned long long *updates)
 	for (int r = 0; r < SWITCH_ROUNDS; r++) {
 		const char *locked_mode = r % 2 ? "auto" : "serialized";
 
-		if (write_file("/proc/sys/kernel/ioctl_mode", "unlocked") <= 0)
+		if (gt_write_file("/proc/sys/kernel/ioctl_mode", "unlocked") <= 0)
 			return -1;
 		gt_msleep(40);
-		if (write_file("/proc/sys/kernel/ioctl_mode", locked_mode) <= 0 || gt_ioctl(fd, BENCH_RESET, 0) != 0)
+		if (gt_write_file("/proc/sys/kernel/ioctl_mode", locked_mode) <= 0 || gt_ioctl(fd, BENCH_RESET, 0) != 0)
 			return -1;
 		gt_msleep(40);
 		if (gt_ioctl(fd, BENCH_READ, &st) != 0)
@@ -479,11 +432,11 @@ static void t_policy_switch_waits_for_old_calls(void)
 	CHECK(fd >= 0);
 	for (int i = 1; i < n; i++) {
 		if ((pids[i] = gt_fork()) == 0) {
-			pin_to_cpu(i);
+			gt_pin_to_cpu(i);
 			switch_worker(fd);
 		}
 	}
-	pin_to_cpu(0);
+	gt_pin_to_cpu(0);
 	bad = switch_rounds(fd, &updates);
 	for (int i = 1; i < n; i++) {
 		SYS2(__NR_kill, pids[i], SIGKILL);
@@ -493,7 +446,7 @@ static void t_policy_switch_waits_for_old_calls(void)
 	gt_close(fd);
 	printf("ioctltest: %d policy switches; %llu updates counted after them, %d rounds lost some\n",
 	       2 * SWITCH_ROUNDS, updates, bad);
-	CHECK(write_file("/proc/sys/kernel/ioctl_mode", "auto") > 0);
+	CHECK(gt_write_file("/proc/sys/kernel/ioctl_mode", "auto") > 0);
 	CHECK(bad == 0);
 	CHECK(updates > 0);     /* the workers did run beside the switches */
 }
@@ -511,13 +464,13 @@ static void t_sleep_lets_others_through(void)
 	int64_t t0, took;
 
 	CHECK(fd >= 0);
-	CHECK(write_file("/proc/sys/kernel/ioctl_mode", "serialized") > 0);
+	CHECK(gt_write_file("/proc/sys/kernel/ioctl_mode", "serialized") > 0);
 	CHECK(gt_ioctl(fd, BENCH_RESET, 0) == 0);
 	if ((pid = gt_fork()) == 0) {
-		pin_to_cpu(0);
+		gt_pin_to_cpu(0);
 		gt_exit(bench_update(fd, 0, 600000) == 0 ? 0 : 1);     /* sleeps 0.6 s holding the BKL */
 	}
-	pin_to_cpu(ncpus > 1 ? 1 : 0);
+	gt_pin_to_cpu(ncpus > 1 ? 1 : 0);
 	gt_msleep(150);                                         /* the sleeper is in its sleep now */
 	t0 = gt_now_ms();
 	CHECK(bench_update(fd, 0, 0) == 0);
@@ -527,8 +480,8 @@ static void t_sleep_lets_others_through(void)
 	printf("ioctltest: a serialized ioctl took %lld ms while another slept in its ioctl\n", (long long)took);
 	CHECK(took < 300);                                      /* it did not wait for the sleeper */
 	CHECK(st.calls == 2 && st.counter == 1);                /* ... and one update was lost */
-	CHECK(write_file("/proc/sys/kernel/ioctl_mode", "auto") > 0);
-	pin_to_cpu(0);
+	CHECK(gt_write_file("/proc/sys/kernel/ioctl_mode", "auto") > 0);
+	gt_pin_to_cpu(0);
 	{
 		uint32_t all = (1u << ncpus) - 1;
 		SYS3(__NR_sched_setaffinity, 0, sizeof(all), &all);
@@ -561,12 +514,12 @@ static long ioctl_hold_cycles_after(int n)
 {
 	int fd = bench_open("bench_bkl");
 
-	if (fd < 0 || write_file("/proc/bkl", "0") <= 0)
+	if (fd < 0 || gt_write_file("/proc/bkl", "0") <= 0)
 		return -1;
 	for (int i = 0; i < n; i++)
 		bench_update(fd, 10, 0);
 	gt_close(fd);
-	if (read_file("/proc/bkl", text, sizeof(text)) <= 0 || bkl_site_acquired("fs/ioctl/vfs_ioctl.c:") < n)
+	if (gt_read_file("/proc/bkl", text, sizeof(text)) <= 0 || bkl_site_acquired("fs/ioctl/vfs_ioctl.c:") < n)
 		return -1;
 	return bkl_site_column("fs/ioctl/vfs_ioctl.c:", 5);
 }
@@ -576,14 +529,14 @@ static void t_bkl_timing(void)
 {
 	char buf[8] = "";
 
-	CHECK(read_file("/proc/sys/kernel/bkl_timing", buf, sizeof(buf)) == 2 && buf[0] == '1');
-	CHECK(write_file("/proc/sys/kernel/bkl_timing", "0") > 0);
+	CHECK(gt_read_file("/proc/sys/kernel/bkl_timing", buf, sizeof(buf)) == 2 && buf[0] == '1');
+	CHECK(gt_write_file("/proc/sys/kernel/bkl_timing", "0") > 0);
 	CHECK(ioctl_hold_cycles_after(20) == 0);
-	CHECK(write_file("/proc/sys/kernel/bkl_timing", "1") > 0);
+	CHECK(gt_write_file("/proc/sys/kernel/bkl_timing", "1") > 0);
 	CHECK(ioctl_hold_cycles_after(20) > 0);
-	CHECK(write_file("/proc/sys/kernel/bkl_timing", "2") == -EINVAL);
-	CHECK(write_file("/proc/sys/kernel/bkl_timing", "on") == -EINVAL);
-	CHECK(read_file("/proc/sys/kernel/bkl_timing", buf, sizeof(buf)) == 2 && buf[0] == '1');
+	CHECK(gt_write_file("/proc/sys/kernel/bkl_timing", "2") == -EINVAL);
+	CHECK(gt_write_file("/proc/sys/kernel/bkl_timing", "on") == -EINVAL);
+	CHECK(gt_read_file("/proc/sys/kernel/bkl_timing", buf, sizeof(buf)) == 2 && buf[0] == '1');
 }
 
 static void t_bkl_sites_of_2004(void)
@@ -600,8 +553,8 @@ static void t_bkl_sites_of_2004(void)
 	CHECK((fd = gt_open("/dev/cpu/0/cpuid", O_RDONLY)) >= 0);
 	CHECK(SYS3(__NR_lseek, fd, 0, 0) == 0);                 /* cpuid's own llseek, as i386's */
 	gt_close(fd);
-	CHECK(read_file("/proc/uptime", buf, sizeof(buf)) > 0);  /* /proc, not /proc/sys */
-	CHECK(read_file("/proc/bkl", text, sizeof(text)) > 0);
+	CHECK(gt_read_file("/proc/uptime", buf, sizeof(buf)) > 0);  /* /proc, not /proc/sys */
+	CHECK(gt_read_file("/proc/bkl", text, sizeof(text)) > 0);
 	CHECK(bkl_site_acquired("fs/devfs/chrdev.c:") > 0);
 	CHECK(bkl_site_acquired("fs/read_write.c:") > 0);
 	CHECK(bkl_site_acquired("fs/ioctl/vfs_ioctl.c:") > 0);
@@ -616,7 +569,7 @@ static void t_cpuid_per_cpu(void)
 	uint32_t regs[4], vendor[4];
 	char path[32];
 
-	CHECK(read_file("/proc/cpuinfo", text, sizeof(text)) > 0);
+	CHECK(gt_read_file("/proc/cpuinfo", text, sizeof(text)) > 0);
 	for (int cpu = 0; cpu < ncpus; cpu++) {
 		char want[32];
 		int fd;
@@ -648,7 +601,7 @@ int main(int argc, char **argv)
 	if (argc > 0)
 		self = argv[0];         /* ioctltest never changes directory: a relative path serves */
 	gt_start("ioctltest");
-	ncpus = count_cpus();
+	ncpus = gt_count_cpus();
 	gt_run("mem-devices", t_mem_devices);
 	gt_run("rtc", t_rtc);
 	gt_run("bad-input", t_bad_input);

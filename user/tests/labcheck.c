@@ -29,53 +29,6 @@
 static char text[8192];
 static int ncpus;
 
-static long gt_ioctl(int fd, unsigned cmd, const void *arg) { return SYS3(__NR_ioctl, fd, cmd, arg); }
-static int gt_open(const char *path, int flags) { return (int)SYS2(__NR_open, path, flags); }
-
-static long read_file(const char *path, char *buf, size_t size)
-{
-	int fd = gt_open(path, O_RDONLY);
-	long total = 0, r;
-
-	if (fd < 0)
-		return fd;
-	while (total < (long)size - 1 && (r = gt_read(fd, buf + total, size - 1 - total)) > 0)
-		total += r;
-	gt_close(fd);
-	buf[total] = 0;
-	return total;
-}
-
-static long write_file(const char *path, const char *s)
-{
-	int fd = gt_open(path, O_WRONLY);
-	long r;
-
-	if (fd < 0)
-		return fd;
-	r = gt_write(fd, s, strlen(s));
-	gt_close(fd);
-	return r;
-}
-
-static int count_cpus(void)
-{
-	uint32_t mask = 0;
-	int n = 0;
-
-	if (SYS3(__NR_sched_getaffinity, 0, sizeof(mask), &mask) < 0)
-		return 1;
-	for (; mask; mask >>= 1)
-		n += mask & 1;
-	return n ? n : 1;
-}
-
-static void pin_to_cpu(int cpu)
-{
-	uint32_t mask = 1u << cpu;
-
-	SYS3(__NR_sched_setaffinity, 0, sizeof(mask), &mask);
-}
 
 static unsigned long long number_after(const char *text, const char *word)
 {
@@ -98,7 +51,7 @@ static int on_every_cpu(void (*fn)(int cpu))
 
 	for (int i = 0; i < n; i++) {
 		if ((pids[i] = gt_fork()) == 0) {
-			pin_to_cpu(i);
+			gt_pin_to_cpu(i);
 			fn(i);
 			gt_exit(0);
 		}
@@ -125,7 +78,7 @@ static void tally_worker(int cpu)
 /* Hammer /dev/tally from every CPU under one ioctl= policy; then read it. */
 static int tally_hammer(const char *mode, int shared, struct tally_stats *st)
 {
-	if (write_file("/proc/sys/kernel/ioctl_mode", mode) <= 0 || gt_ioctl(tally_fd, TALLY_RESET, 0) != 0)
+	if (gt_write_file("/proc/sys/kernel/ioctl_mode", mode) <= 0 || gt_ioctl(tally_fd, TALLY_RESET, 0) != 0)
 		return 0;
 	shared_slot = shared;
 	return on_every_cpu(tally_worker) && gt_ioctl(tally_fd, TALLY_READ, st) == 0;
@@ -169,9 +122,9 @@ static void t_tally_calls_run_unlocked(void)
 	unsigned long long locked = ~0ull, unlocked = 0;
 	char *p;
 
-	CHECK(write_file("/proc/ioctl", "0") > 0);
+	CHECK(gt_write_file("/proc/ioctl", "0") > 0);
 	CHECK(tally_hammer("auto", 1, &st));
-	CHECK(read_file("/proc/ioctl", text, sizeof(text)) > 0);
+	CHECK(gt_read_file("/proc/ioctl", text, sizeof(text)) > 0);
 	CHECK((p = gt_strstr(text, "\ntally ")) != NULL);
 	for (p += 7; *p == ' '; p++)
 		;
@@ -222,7 +175,7 @@ static void lab5(void)
 	gt_run("tally-calls-run-unlocked", t_tally_calls_run_unlocked);
 	gt_run("tally-unlocked-keeps-every-update", t_tally_unlocked_keeps_every_update);
 	gt_run("tally-slots-are-separate", t_tally_slots_are_separate);
-	write_file("/proc/sys/kernel/ioctl_mode", "auto");
+	gt_write_file("/proc/sys/kernel/ioctl_mode", "auto");
 }
 
 /* ---- lab 6: /dev/journal ------------------------------------------------------------ */
@@ -249,7 +202,7 @@ static unsigned long long bkl_acquisitions(char *hot, size_t hotsize, unsigned l
 	char *line = text;
 
 	*journal_acq = 0;
-	if (read_file("/proc/bkl", text, sizeof(text)) <= 0)
+	if (gt_read_file("/proc/bkl", text, sizeof(text)) <= 0)
 		return ~0ull;
 	hot[0] = 0;
 	while (line && *line) {
@@ -296,11 +249,11 @@ static void t_journal_numbers_every_record_once(void)
 {
 	unsigned long long records, next, seqsum, n, want;
 
-	CHECK(read_file("/dev/journal", text, sizeof(text)) > 0);
+	CHECK(gt_read_file("/dev/journal", text, sizeof(text)) > 0);
 	journal_before = number_after(text, "records");
 	CHECK(journal_before == 0);
 	CHECK(on_every_cpu(journal_worker));
-	CHECK(read_file("/dev/journal", text, sizeof(text)) > 0);
+	CHECK(gt_read_file("/dev/journal", text, sizeof(text)) > 0);
 	records = number_after(text, "records");
 	next = number_after(text, "next");
 	seqsum = number_after(text, "seqsum");
@@ -319,7 +272,7 @@ static void t_journal_without_the_bkl(void)
 	char hot[200];
 	unsigned long long total, journal_acq, n = (unsigned long long)MIN(ncpus, WORKERS_MAX) * JOURNAL_RECORDS;
 
-	CHECK(write_file("/proc/bkl", "0") > 0);
+	CHECK(gt_write_file("/proc/bkl", "0") > 0);
 	CHECK(on_every_cpu(journal_worker));
 	total = bkl_acquisitions(hot, sizeof(hot), &journal_acq);
 	printf("labcheck: %llu records written; the BKL was taken %llu times, %llu of them in "
@@ -353,7 +306,7 @@ int main(int argc, char **argv, char **envp)
 	int lab = lab_number(argv, envp);
 
 	gt_start("labcheck");
-	ncpus = count_cpus();
+	ncpus = gt_count_cpus();
 	if (lab == 5)
 		lab5();
 	else if (lab == 6)

@@ -28,33 +28,6 @@ static bool proc_mounted, proc_ours;    /* always both on smpix; see main() */
 		SKIP_IF(!proc_ours, "/proc is another pid namespace's: /proc/self is not us"); \
 	} while (0)
 
-static long read_file(const char *path, char *buf, size_t size)
-{
-	int fd = (int)SYS2(__NR_open, path, O_RDONLY);
-	long total = 0, r;
-
-	if (fd < 0)
-		return fd;
-	/* Small reads on purpose: a file must come out whole across many read() calls. */
-	while (total < (long)size - 1 && (r = gt_read(fd, buf + total, MIN(700, size - 1 - total))) > 0)
-		total += r;
-	gt_close(fd);
-	buf[total] = 0;
-	return total;
-}
-
-static long write_file(const char *path, const char *s)
-{
-	int fd = (int)SYS2(__NR_open, path, O_WRONLY);
-	long r;
-
-	if (fd < 0)
-		return fd;
-	r = gt_write(fd, s, strlen(s));
-	gt_close(fd);
-	return r;
-}
-
 /* The next line of *p (NUL-terminated in place), or NULL at the end. */
 static char *next_line(char **p)
 {
@@ -109,7 +82,7 @@ static void t_cpuinfo(void)
 	int blocks = 0, keys_ok = 1, apicids[64], seen_flags = 0, seen_model = 0;
 
 	NEEDS_PROC();
-	CHECK(read_file("/proc/cpuinfo", text, sizeof(text)) > 0);
+	CHECK(gt_read_file("/proc/cpuinfo", text, sizeof(text)) > 0);
 	while ((line = next_line(&p))) {
 		const char *v = line;
 		char *colon = strchr(line, ':');
@@ -163,7 +136,7 @@ static void t_meminfo(void)
 	int lines = 0;
 
 	NEEDS_PROC();
-	CHECK(read_file("/proc/meminfo", text, sizeof(text)) > 0);
+	CHECK(gt_read_file("/proc/meminfo", text, sizeof(text)) > 0);
 	while ((line = next_line(&p))) {
 		char *colon = strchr(line, ':');
 		const char *v;
@@ -210,7 +183,7 @@ static void t_uptime(void)
 	long long up1, idle, up2;
 
 	NEEDS_PROC();
-	CHECK(read_file("/proc/uptime", text, sizeof(text)) > 0);
+	CHECK(gt_read_file("/proc/uptime", text, sizeof(text)) > 0);
 	v = text;
 	up1 = centis(&v);
 	CHECK(up1 > 0 && *v == ' ');
@@ -218,7 +191,7 @@ static void t_uptime(void)
 	idle = centis(&v);
 	CHECK(idle >= 0 && strcmp(v, "\n") == 0);
 	gt_msleep(300);
-	CHECK(read_file("/proc/uptime", text, sizeof(text)) > 0);
+	CHECK(gt_read_file("/proc/uptime", text, sizeof(text)) > 0);
 	v = text;
 	up2 = centis(&v);
 	CHECK(up2 - up1 >= 20);         /* 300 ms later, give or take */
@@ -234,7 +207,7 @@ static void t_interrupts(void)
 
 	NEEDS_PROC();
 	CHECK(ncpus > 0);
-	CHECK(read_file("/proc/interrupts", text, sizeof(text)) > 0);
+	CHECK(gt_read_file("/proc/interrupts", text, sizeof(text)) > 0);
 	line = next_line(&p);
 	CHECK(line);
 	for (const char *c = line; (c = gt_strstr(c, "CPU")); c += 3)
@@ -279,7 +252,7 @@ static void t_mounts(void)
 	int root = 0, proc = 0;
 
 	NEEDS_PROC();
-	CHECK(read_file("/proc/mounts", text, sizeof(text)) > 0);
+	CHECK(gt_read_file("/proc/mounts", text, sizeof(text)) > 0);
 	while ((line = next_line(&p))) {
 		char *f[6];
 		int n = 0;
@@ -372,7 +345,7 @@ static void t_pid_stat(void)
 	NEEDS_OWN_PROC();
 	memset(allowed, 0, sizeof(allowed));
 	CHECK(SYS3(__NR_sched_getaffinity, 0, sizeof(allowed), allowed) > 0);
-	CHECK(read_file("/proc/self/stat", text, sizeof(text)) > 0);
+	CHECK(gt_read_file("/proc/self/stat", text, sizeof(text)) > 0);
 	n = stat_fields(text, f, 64);
 	CHECK(n >= 52);                         /* Linux's 52 fields */
 	CHECK(field_num(f[0]) == pid);
@@ -397,7 +370,7 @@ static void t_pid_stat(void)
 	CHECK(child > 0);
 	gt_msleep(100);
 	snprintf(path, sizeof(path), "/proc/%d/stat", child);
-	CHECK(read_file(path, text, sizeof(text)) > 0);
+	CHECK(gt_read_file(path, text, sizeof(text)) > 0);
 	n = stat_fields(text, f, 64);
 	CHECK(n >= 52);
 	CHECK(field_num(f[0]) == child);
@@ -407,7 +380,7 @@ static void t_pid_stat(void)
 	status = gt_wait(child);
 	CHECK(WIFEXITED(status));
 	/* Gone: its directory with it. */
-	CHECK(read_file(path, text, sizeof(text)) == -ENOENT);
+	CHECK(gt_read_file(path, text, sizeof(text)) == -ENOENT);
 }
 
 static void t_pid_status(void)
@@ -416,7 +389,7 @@ static void t_pid_status(void)
 	int name = 0, pid = 0, ppid = 0, state = 0;
 
 	NEEDS_OWN_PROC();
-	CHECK(read_file("/proc/self/status", text, sizeof(text)) > 0);
+	CHECK(gt_read_file("/proc/self/status", text, sizeof(text)) > 0);
 	while ((line = next_line(&p))) {
 		char *colon = strchr(line, ':');
 
@@ -455,7 +428,7 @@ static void t_pid_signal_sets(void)
 
 		if (SYS4(__NR_rt_sigaction, SIGPIPE, &ign, 0, 8) != 0)
 			gt_exit(2);
-		if (read_file("/proc/self/status", text, sizeof(text)) <= 0)
+		if (gt_read_file("/proc/self/status", text, sizeof(text)) <= 0)
 			gt_exit(3);
 		while ((line = next_line(&p))) {
 			uint64_t set = 0;
@@ -469,7 +442,7 @@ static void t_pid_signal_sets(void)
 		}
 		if (!ok)
 			gt_exit(4);
-		if (read_file("/proc/self/stat", text, sizeof(text)) <= 0 || stat_fields(text, f, 64) < 52)
+		if (gt_read_file("/proc/self/stat", text, sizeof(text)) <= 0 || stat_fields(text, f, 64) < 52)
 			gt_exit(5);
 		gt_exit((field_num(f[32]) & 0x1000) ? 0 : 6);  /* field 33, sigignore */
 	}
@@ -485,7 +458,7 @@ static void t_pid_cmdline_exe(void)
 	char link[256];
 
 	NEEDS_OWN_PROC();
-	n = read_file("/proc/self/cmdline", text, sizeof(text));
+	n = gt_read_file("/proc/self/cmdline", text, sizeof(text));
 	/* The arguments, each with its NUL: argv[0] first. */
 	CHECK(n > 0 && (size_t)n >= strlen(prog_argv0) + 1);
 	CHECK(strcmp(text, prog_argv0) == 0);
@@ -552,7 +525,7 @@ static void t_readonly_eacces(void)
 	for (unsigned i = 0; i < sizeof(ro) / sizeof(ro[0]); i++) {
 		CHECK(SYS2(__NR_open, ro[i], O_WRONLY) == -EACCES);
 		CHECK(SYS2(__NR_open, ro[i], O_RDWR) == -EACCES);
-		CHECK(write_file(ro[i], "0") == -EACCES);
+		CHECK(gt_write_file(ro[i], "0") == -EACCES);
 	}
 }
 
@@ -581,7 +554,7 @@ static void t_bkl(void)
 {
 	long long before, after;
 
-	CHECK(read_file("/proc/bkl", text, sizeof(text)) > 0);
+	CHECK(gt_read_file("/proc/bkl", text, sizeof(text)) > 0);
 	CHECK(starts_with(text, "owner: "));
 	/* We are reading it under the BKL ourselves: the owner is this process. */
 	{
@@ -595,14 +568,14 @@ static void t_bkl(void)
 	before = procfs_site(text, "proc_file_read");
 	CHECK(before >= 1);             /* this very read, at least */
 	for (int i = 0; i < 5; i++)
-		read_file("/proc/uptime", text, sizeof(text));
-	CHECK(read_file("/proc/bkl", text, sizeof(text)) > 0);
+		gt_read_file("/proc/uptime", text, sizeof(text));
+	CHECK(gt_read_file("/proc/bkl", text, sizeof(text)) > 0);
 	after = procfs_site(text, "proc_file_read");
 	CHECK(after >= before + 6);     /* five uptime reads and this one (each read() call counts) */
 
 	/* "0" resets every site: afterwards only the read that shows it has counted. */
-	CHECK(write_file("/proc/bkl", "0\n") == 2);
-	CHECK(read_file("/proc/bkl", text, sizeof(text)) > 0);
+	CHECK(gt_write_file("/proc/bkl", "0\n") == 2);
+	CHECK(gt_read_file("/proc/bkl", text, sizeof(text)) > 0);
 	CHECK(procfs_site(text, "proc_file_read") >= 1 && procfs_site(text, "proc_file_read") <= 2);
 	/* As a shell's "echo 0 > /proc/bkl" opens it: O_CREAT and O_TRUNC change nothing. */
 	{
@@ -612,9 +585,9 @@ static void t_bkl(void)
 		CHECK(gt_write(fd, "0\n", 2) == 2);
 		gt_close(fd);
 	}
-	CHECK(write_file("/proc/bkl", "1") == -EINVAL);
-	CHECK(write_file("/proc/bkl", "reset") == -EINVAL);
-	CHECK(write_file("/proc/bkl", "0 1") == -EINVAL);
+	CHECK(gt_write_file("/proc/bkl", "1") == -EINVAL);
+	CHECK(gt_write_file("/proc/bkl", "reset") == -EINVAL);
+	CHECK(gt_write_file("/proc/bkl", "0 1") == -EINVAL);
 }
 
 /* /proc/sys runs outside the BKL: reading it leaves the procfs site alone. */
@@ -622,11 +595,11 @@ static void t_sys_outside_bkl(void)
 {
 	char val[32];
 
-	CHECK(write_file("/proc/bkl", "0") == 1);
+	CHECK(gt_write_file("/proc/bkl", "0") == 1);
 	for (int i = 0; i < 10; i++)
-		CHECK(read_file("/proc/sys/kernel/ioctl_mode", val, sizeof(val)) > 0);
-	CHECK(write_file("/proc/sys/kernel/ioctl_mode", val) == (long)strlen(val));     /* unchanged */
-	CHECK(read_file("/proc/bkl", text, sizeof(text)) > 0);
+		CHECK(gt_read_file("/proc/sys/kernel/ioctl_mode", val, sizeof(val)) > 0);
+	CHECK(gt_write_file("/proc/sys/kernel/ioctl_mode", val) == (long)strlen(val));     /* unchanged */
+	CHECK(gt_read_file("/proc/bkl", text, sizeof(text)) > 0);
 	CHECK(procfs_site(text, "proc_file_read") >= 1 && procfs_site(text, "proc_file_read") <= 2);
 	/* The reset ran inside the write site's hold; the knob's write added nothing to it. */
 	CHECK(procfs_site(text, "proc_file_write") == 0);
@@ -637,18 +610,18 @@ static void t_ioctl_mode_knob(void)
 	const char *k = "/proc/sys/kernel/ioctl_mode";
 	char val[32], first[32];
 
-	CHECK(read_file(k, first, sizeof(first)) > 0);
+	CHECK(gt_read_file(k, first, sizeof(first)) > 0);
 	printf("proctest: ioctl_mode %s", first);       /* the boot word's value, checked by the harness */
-	CHECK(write_file(k, "serialized") == 10);
-	CHECK(read_file(k, val, sizeof(val)) > 0 && strcmp(val, "serialized\n") == 0);
-	CHECK(write_file(k, "unlocked\n") == 9);
-	CHECK(read_file(k, val, sizeof(val)) > 0 && strcmp(val, "unlocked\n") == 0);
-	CHECK(write_file(k, "bogus") == -EINVAL);
-	CHECK(write_file(k, "Auto") == -EINVAL);
-	CHECK(write_file(k, "auto extra") == -EINVAL);
-	CHECK(read_file(k, val, sizeof(val)) > 0 && strcmp(val, "unlocked\n") == 0);
-	CHECK(write_file(k, first) == (long)strlen(first));    /* put it back */
-	CHECK(read_file(k, val, sizeof(val)) > 0 && strcmp(val, first) == 0);
+	CHECK(gt_write_file(k, "serialized") == 10);
+	CHECK(gt_read_file(k, val, sizeof(val)) > 0 && strcmp(val, "serialized\n") == 0);
+	CHECK(gt_write_file(k, "unlocked\n") == 9);
+	CHECK(gt_read_file(k, val, sizeof(val)) > 0 && strcmp(val, "unlocked\n") == 0);
+	CHECK(gt_write_file(k, "bogus") == -EINVAL);
+	CHECK(gt_write_file(k, "Auto") == -EINVAL);
+	CHECK(gt_write_file(k, "auto extra") == -EINVAL);
+	CHECK(gt_read_file(k, val, sizeof(val)) > 0 && strcmp(val, "unlocked\n") == 0);
+	CHECK(gt_write_file(k, first) == (long)strlen(first));    /* put it back */
+	CHECK(gt_read_file(k, val, sizeof(val)) > 0 && strcmp(val, first) == 0);
 }
 
 static void t_spin_report_knob(void)
@@ -658,18 +631,18 @@ static void t_spin_report_knob(void)
 	const char *v = first;
 	long long ms;
 
-	CHECK(read_file(k, first, sizeof(first)) > 0);
+	CHECK(gt_read_file(k, first, sizeof(first)) > 0);
 	ms = number(&v);
 	CHECK(ms > 0 && strcmp(v, "\n") == 0);
-	CHECK(write_file(k, "250") == 3);
-	CHECK(read_file(k, val, sizeof(val)) > 0 && strcmp(val, "250\n") == 0);
-	CHECK(write_file(k, "0") == -EINVAL);
-	CHECK(write_file(k, "-5") == -EINVAL);
-	CHECK(write_file(k, "12abc") == -EINVAL);
-	CHECK(write_file(k, "99999999999") == -EINVAL);
-	CHECK(read_file(k, val, sizeof(val)) > 0 && strcmp(val, "250\n") == 0);
-	CHECK(write_file(k, first) > 0);
-	CHECK(read_file(k, val, sizeof(val)) > 0 && strcmp(val, first) == 0);
+	CHECK(gt_write_file(k, "250") == 3);
+	CHECK(gt_read_file(k, val, sizeof(val)) > 0 && strcmp(val, "250\n") == 0);
+	CHECK(gt_write_file(k, "0") == -EINVAL);
+	CHECK(gt_write_file(k, "-5") == -EINVAL);
+	CHECK(gt_write_file(k, "12abc") == -EINVAL);
+	CHECK(gt_write_file(k, "99999999999") == -EINVAL);
+	CHECK(gt_read_file(k, val, sizeof(val)) > 0 && strcmp(val, "250\n") == 0);
+	CHECK(gt_write_file(k, first) > 0);
+	CHECK(gt_read_file(k, val, sizeof(val)) > 0 && strcmp(val, first) == 0);
 }
 
 /* One line per call: "nr name nargs flags calls"; the count moves as calls are made. */
@@ -697,12 +670,12 @@ static void t_syscalls(void)
 	long long before, after;
 	const char *reboot;
 
-	CHECK(read_file("/proc/syscalls", text, sizeof(text)) > 0);
+	CHECK(gt_read_file("/proc/syscalls", text, sizeof(text)) > 0);
 	before = syscall_calls(text, "getppid");
 	CHECK(before >= 0);
 	for (int i = 0; i < 25; i++)
 		SYS0(__NR_getppid);
-	CHECK(read_file("/proc/syscalls", text, sizeof(text)) > 0);
+	CHECK(gt_read_file("/proc/syscalls", text, sizeof(text)) > 0);
 	after = syscall_calls(text, "getppid");
 	CHECK(after >= before + 25);
 	reboot = gt_strstr(text, " reboot ");
@@ -743,7 +716,7 @@ static void t_readers_on_all_cpus(void)
 
 			SYS3(__NR_sched_setaffinity, 0, sizeof(mask), &mask);
 			for (int n = 0; n < 40; n++)
-				if (read_file(n & 1 ? "/proc/bkl" : "/proc/cpuinfo", b, sizeof(b)) <= 0)
+				if (gt_read_file(n & 1 ? "/proc/bkl" : "/proc/cpuinfo", b, sizeof(b)) <= 0)
 					gt_exit(1);
 			gt_exit(0);
 		}
@@ -770,7 +743,7 @@ static void read_everything(void)
 	char link[64];
 
 	for (unsigned i = 0; i < sizeof(files) / sizeof(files[0]); i++)
-		read_file(files[i], text, sizeof(text));
+		gt_read_file(files[i], text, sizeof(text));
 	SYS3(__NR_readlink, "/proc/self/exe", link, sizeof(link));
 	SYS2(__NR_open, "/proc/cpuinfo", O_WRONLY);     /* refused: must leave nothing behind */
 }

@@ -29,52 +29,6 @@
 
 static char saved_report_ms[16];
 
-static long gt_ioctl(int fd, unsigned cmd, const void *arg) { return SYS3(__NR_ioctl, fd, cmd, arg); }
-static int gt_open(const char *path, int flags) { return (int)SYS2(__NR_open, path, flags); }
-
-static long read_file(const char *path, char *buf, size_t size)
-{
-	int fd = gt_open(path, O_RDONLY);
-	long n;
-
-	if (fd < 0)
-		return fd;
-	n = gt_read(fd, buf, size - 1);
-	gt_close(fd);
-	buf[n > 0 ? n : 0] = 0;
-	return n;
-}
-
-static long write_file(const char *path, const char *s)
-{
-	int fd = gt_open(path, O_WRONLY);
-	long r;
-
-	if (fd < 0)
-		return fd;
-	r = gt_write(fd, s, strlen(s));
-	gt_close(fd);
-	return r;
-}
-
-static int count_cpus(void)
-{
-	uint32_t mask = 0;
-	int n = 0;
-
-	if (SYS3(__NR_sched_getaffinity, 0, sizeof(mask), &mask) < 0)
-		return 1;
-	for (; mask; mask >>= 1)
-		n += mask & 1;
-	return n;
-}
-
-static void pin_to_cpu(int cpu)
-{
-	uint32_t mask = 1u << cpu;
-
-	SYS3(__NR_sched_setaffinity, 0, sizeof(mask), &mask);
-}
 
 /* getpid() with a frame pointer that points nowhere a kernel may read. */
 static long getpid_with_junk_ebp(void)
@@ -105,7 +59,7 @@ static int long_hold(int fd)
 /* CPU 0: hold the BKL through one long ioctl after another. */
 static void hold_the_bkl(int fd)
 {
-	pin_to_cpu(0);
+	gt_pin_to_cpu(0);
 	for (int i = 0; i < HOLDS; i++)
 		if (long_hold(fd) < 0)
 			gt_exit(1);
@@ -140,7 +94,7 @@ static void call_with_junk_ebp(int hold_ms)
 	unsigned per_ms;
 	long pid;
 
-	pin_to_cpu(1);
+	gt_pin_to_cpu(1);
 	per_ms = blocks_per_ms();
 	pid = SYS0(__NR_getpid);
 	printf("reporttest: pid %ld makes system calls with %%ebp = %08x\n", pid, JUNK_EBP);
@@ -157,7 +111,7 @@ static void t_lockup_report_of_junk_ebp_call_ends_cleanly(void)
 	int holder, caller, hold_ms, fd = gt_open("/dev/bench_own", O_RDWR);
 	char report_ms[16];
 
-	CHECK(count_cpus() >= 2 && fd >= 0);
+	CHECK(gt_count_cpus() >= 2 && fd >= 0);
 	/*
 	 * A caller that finds the BKL taken waits for what is left of one hold:
 	 * call that a lockup when it is over 3/5 of a hold, so that many of the
@@ -167,8 +121,8 @@ static void t_lockup_report_of_junk_ebp_call_ends_cleanly(void)
 	CHECK((hold_ms = long_hold(fd)) > 0);
 	snprintf(report_ms, sizeof(report_ms), "%d", hold_ms * 3 / 5 > 5 ? hold_ms * 3 / 5 : 5);
 	printf("reporttest: one hold takes %d ms; a wait of %s ms is reported\n", hold_ms, report_ms);
-	CHECK(read_file("/proc/sys/kernel/bkl_spin_report_ms", saved_report_ms, sizeof(saved_report_ms)) > 0);
-	CHECK(write_file("/proc/sys/kernel/bkl_spin_report_ms", report_ms) > 0);
+	CHECK(gt_read_file("/proc/sys/kernel/bkl_spin_report_ms", saved_report_ms, sizeof(saved_report_ms)) > 0);
+	CHECK(gt_write_file("/proc/sys/kernel/bkl_spin_report_ms", report_ms) > 0);
 	if ((holder = gt_fork()) == 0)
 		hold_the_bkl(fd);
 	if ((caller = gt_fork()) == 0)
@@ -176,7 +130,7 @@ static void t_lockup_report_of_junk_ebp_call_ends_cleanly(void)
 	CHECK(holder > 0 && caller > 0);
 	CHECK(gt_wait(caller) == 0);    /* every call returned, with the right answer */
 	CHECK(gt_wait(holder) == 0);
-	CHECK(write_file("/proc/sys/kernel/bkl_spin_report_ms", saved_report_ms) > 0);
+	CHECK(gt_write_file("/proc/sys/kernel/bkl_spin_report_ms", saved_report_ms) > 0);
 	gt_close(fd);
 }
 

@@ -9,7 +9,6 @@
 
 #include "kernel/uapi/termios.h"
 
-static long gt_ioctl(int fd, unsigned cmd, const void *arg) { return SYS3(__NR_ioctl, fd, cmd, arg); }
 
 static void prompt(const char *what)
 {
