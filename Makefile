@@ -283,8 +283,7 @@ bench: all
 BENCH_LINUX_BOOTS ?= 3
 bench-linux: all
 	@tools/need.sh $(QEMU) $(PYTHON) gnuplot apt-get dpkg-deb tar
-	BENCH_LINUX_BOOTS=$(BENCH_LINUX_BOOTS) ACCEL=$(ACCEL) MEM=$(MEM) $(PYTHON) tools/bench_linux.py \
-		$(if $(BENCH_DOCS),--update-docs)
+	BENCH_LINUX_BOOTS=$(BENCH_LINUX_BOOTS) ACCEL=$(ACCEL) MEM=$(MEM) $(PYTHON) tools/bench_linux.py$(if $(BENCH_DOCS), --update-docs)
 
 # ---- the teaching labs (docs/labs/) ----------------------------------------------
 # make handout LAB=n: the student tree of lab n, with that lab's solution regions
