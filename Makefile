@@ -115,6 +115,23 @@ $(BUILD)/ubin/compat-%: user/compat/%.c
 UPROGS += $(COMPAT_PROGS)
 # ---- end of compat ------------------------------------------------------------------
 
+# ---- sysbench: one binary for smpix and Linux (make bench-linux) ---------------------
+# user/bench/: no C library, raw int $0x80 calls with Linux's numbers, built as anyone
+# builds a static freestanding i386 program: the same file is /bin/sysbench here and
+# /init in the Linux initramfs of tools/bench_linux.py. (No memset or memcpy is linked:
+# if GCC ever emits a call to one, the link fails and says so.)
+SYSBENCH_SRCS := user/bench/start.S user/bench/sysbench.c
+SYSBENCH_CFLAGS := -m32 -static -nostdlib -ffreestanding -O2 -fno-pie -no-pie -fno-stack-protector \
+	-fno-asynchronous-unwind-tables -I. -Wall -Wextra -Werror
+
+$(BUILD)/ubin/sysbench: $(SYSBENCH_SRCS) kernel/uapi/unistd.h kernel/uapi/ioctls.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  STATIC  $@")
+	$(Q)$(CC) $(SYSBENCH_CFLAGS) -o $@ $(SYSBENCH_SRCS) -lgcc
+
+UPROGS += $(BUILD)/ubin/sysbench
+# ---- end of sysbench ------------------------------------------------------------------
+
 # Link twice: the first link tells tools/mksyms.sh where every function is;
 # the second builds that table in (after all code, so nothing moves).
 $(BUILD)/ksyms0.S: tools/mksyms.sh
@@ -257,6 +274,16 @@ BENCH_CPUS ?= 1 2 4
 bench: all
 	@tools/need.sh $(QEMU) $(PYTHON) gnuplot
 	BENCH_CPUS="$(BENCH_CPUS)" ACCEL=$(ACCEL) MEM=$(MEM) $(PYTHON) tools/bench.py $(if $(BENCH_DOCS),--update-docs)
+	$(if $(filter-out 0,$(LINUX)),$(MAKE) --no-print-directory bench-linux)
+
+# The same static binary (/bin/sysbench) booted as init on smpix and on Debian 12's Linux 6.1,
+# interleaved (tools/bench_linux.py, docs/performance.md); `make bench LINUX=1` runs it after
+# make bench. It fetches the kernel with apt-get download (make deps adds the i386 architecture);
+# without it, it says so and measures smpix alone. Results in build/bench/linux.*.
+BENCH_LINUX_BOOTS ?= 3
+bench-linux: all
+	@tools/need.sh $(QEMU) $(PYTHON) gnuplot apt-get dpkg-deb tar
+	BENCH_LINUX_BOOTS=$(BENCH_LINUX_BOOTS) ACCEL=$(ACCEL) MEM=$(MEM) $(PYTHON) tools/bench_linux.py$(if $(BENCH_DOCS), --update-docs)
 
 # ---- the teaching labs (docs/labs/) ----------------------------------------------
 # make handout LAB=n: the student tree of lab n, with that lab's solution regions
@@ -294,10 +321,10 @@ clean:
 
 help:
 	@sed -n '/^## /s/^## //p' README.md | head -0
-	@echo "targets: all qemu qemu-gdb gdb iso qemu-iso test fuzz bench handout grade deps compile_commands.json clean"
+	@echo "targets: all qemu qemu-gdb gdb iso qemu-iso test fuzz bench bench-linux handout grade deps compile_commands.json clean"
 	@echo "variables: CPUS=$(CPUS) MEM=$(MEM) ACCEL=$(ACCEL) APPEND='$(APPEND)' GDBPORT=$(GDBPORT) SECONDS=$(SECONDS) SEED=$(SEED) LAB=$(LAB)"
 
-.PHONY: all qemu qemu-gdb gdb iso qemu-iso test test-tools build-tools fuzz hosttest bench handout grade deps clean help \
+.PHONY: all qemu qemu-gdb gdb iso qemu-iso test test-tools build-tools fuzz hosttest bench bench-linux handout grade deps clean help \
 	compile_commands.json
 .DELETE_ON_ERROR:
 

@@ -61,7 +61,7 @@ class Qemu:
     """One QEMU run with the serial console on a pipe: read it, type into it, always kill it."""
 
     def __init__(self, name, append="", cpus=2, mem=128, iso=False, extra=(), timeout=60,
-                 accel="tcg", initrd=None):
+                 accel="tcg", initrd=None, kernel=None):
         self.name = name
         self.deadline = time.monotonic() + timeout
         self.output = ""
@@ -73,7 +73,7 @@ class Qemu:
         if iso:
             cmd += ["-cdrom", ISO, "-boot", "d"]
         else:
-            cmd += ["-kernel", KERNEL, "-initrd", initrd or INITRD, "-append", append]
+            cmd += ["-kernel", kernel or KERNEL, "-initrd", initrd or INITRD, "-append", append]
         cmd += list(extra)
         self.cmd = cmd
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,

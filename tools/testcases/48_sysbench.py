@@ -1,0 +1,121 @@
+"""sysbench, make bench-linux's binary, as a smoke test: the same file runs as init on smpix and as a
+plain process on this host's Linux, and prints every figure both times (never a timing assertion);
+tools/bench_linux.py parses those lines and writes a Linux initramfs that cpio reads. No Debian
+kernel is fetched or booted here: that is make bench-linux, by hand."""
+import importlib
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+
+SCALE = 1       # percent of the usual counts: a second or two in all
+
+
+def bench_linux(h):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(h.__file__)))
+    return importlib.import_module("bench_linux")
+
+
+def binary(h):
+    """The stripped copy in smpix's initrd: the very bytes that make bench-linux boots on Linux."""
+    return os.path.join(h.BUILD, "initrd", "bin", "sysbench")
+
+
+def check_output(h, name, out, want_pid1):
+    """Every figure of figures(), from one run's output, each > 0; the start and done lines."""
+    bl = bench_linux(h)
+    problems = []
+    start, done = bl.START.search(out or ""), bl.DONE.search(out or "")
+    if not start:
+        return [f"no start line: {(out or '')[-300:]!r}"]
+    pid, cpus = int(start.group(2)), int(start.group(3))
+    if (pid == 1) != want_pid1:
+        problems.append(f"ran as pid {pid}")
+    rounds = {}
+    for fig, r, ops, value in bl.LINE.findall(out):
+        rounds.setdefault(fig, []).append(float(value))
+        if float(value) <= 0 or int(ops) <= 0:
+            problems.append(f"{fig} round {r}: ops {ops}, value {value}")
+    want = {"getpid_ns", "pipe_rtt_same_us", "fork_exit_wait_us", "fork_exec_exit_us"}
+    want |= {f"fionread_cps_w{w}" for w in range(1, min(cpus, 8) + 1)}
+    if cpus > 1:
+        want.add("pipe_rtt_cross_us")
+    for fig in sorted(want):
+        if len(rounds.get(fig, [])) != 3:
+            problems.append(f"{fig}: {len(rounds.get(fig, []))} rounds, wanted 3")
+    if set(rounds) - want:
+        problems.append(f"unexpected figures {sorted(set(rounds) - want)}")
+    if not done or done.group(1) != "0":
+        problems.append("status " + (done.group(1) if done else "missing"))
+    problems += bl.ERROR.findall(out)
+    # The parser of make bench-linux turns this run into a value for every row of its table.
+    boot = {"kernel": "x", "boot_s": 0.1, "rounds": rounds}
+    missing = [k for k, _, _, _ in bl.figures(min(cpus, 8)) if k not in bl.per_boot(boot, min(cpus, 8))]
+    if missing:
+        problems.append(f"bench_linux.py finds no {missing}")
+    return problems
+
+
+def on_host(h):
+    name = "sysbench[host-linux] every figure, as a plain process (no reboot)"
+    if not h.wanted(name):
+        return
+    if platform.system() != "Linux" or platform.machine() not in ("x86_64", "i686", "i386"):
+        return h.skip(name, f"needs an x86 Linux host, this is {platform.system()} {platform.machine()}")
+    env = dict(os.environ, sysbench_scale=str(SCALE))
+    try:
+        p = subprocess.run([binary(h)], capture_output=True, text=True, timeout=120, env=env)
+    except OSError as e:
+        return h.skip(name, f"cannot run i386 binaries here ({e})")
+    except subprocess.TimeoutExpired:
+        return h.record(name, False, "timeout")
+    problems = check_output(h, name, p.stdout, want_pid1=False)
+    if p.returncode != 0:
+        problems.append(f"exit status {p.returncode}: {p.stderr[-200:]}")
+    h.record(name, not problems, "; ".join(problems[:4]))
+
+
+def on_smpix(h, cpus):
+    name = f"sysbench[smp{cpus}] every figure as init, then power off"
+    if not h.wanted(name):
+        return
+    q = h.Qemu(f"sysbench-smp{cpus}", append=f"init=/bin/sysbench sysbench_scale={SCALE}", cpus=cpus,
+               timeout=180)
+    q.expect(r"^sysbench: done status=\d+$")
+    q.wait_exit()
+    problems = check_output(h, name, q.output, want_pid1=True)
+    if "reboot: power down" not in q.output:
+        problems.append("no reboot(POWER_OFF)")
+    if h.bad_lines(q.output):
+        problems.append("kernel reported: " + h.bad_lines(q.output)[0])
+    if q.exit_code != 0:
+        problems.append(f"QEMU exit status {q.exit_code}" + (" (timeout)" if q.timed_out else ""))
+    h.record(name, not problems, "; ".join(problems[:4]))
+
+
+def initramfs(h):
+    """The Linux initramfs, without Linux: cpio lists /dev, /dev/console (c 5,1) and /init, our binary."""
+    name = "tools[bench_linux.py writes an initramfs: /dev/console and the binary as /init]"
+    if not h.wanted(name):
+        return
+    with tempfile.TemporaryDirectory() as d:
+        path = bench_linux(h).linux_initramfs(binary(h), os.path.join(d, "initramfs.cpio"))
+        listing = subprocess.run(["cpio", "-itv", "--quiet"], stdin=open(path, "rb"), capture_output=True,
+                                 text=True).stdout
+        out = os.path.join(d, "x")
+        os.mkdir(out)
+        subprocess.run(["cpio", "-id", "--quiet", "init"], stdin=open(path, "rb"), cwd=out)
+        with open(binary(h), "rb") as a, open(os.path.join(out, "init"), "rb") as b:
+            same = a.read() == b.read()
+    lines = listing.splitlines()
+    ok = len(lines) == 3 and lines[0].startswith("d") and lines[0].endswith(" dev") and \
+        lines[1].startswith("c") and "5,   1" in lines[1] and lines[1].endswith(" dev/console") and \
+        lines[2].startswith("-rwx") and lines[2].endswith(" init") and same
+    h.record(name, ok, f"same bytes: {same}; cpio -itv: {listing!r}")
+
+
+def run(h):
+    on_host(h)
+    on_smpix(h, 2)
+    initramfs(h)
