@@ -31,16 +31,28 @@ void mutex_lock(struct mutex *m)
 	might_sleep();
 	if (m->owner == current)
 		panic("mutex %s: task %d takes it twice", m->name, current->pid);
+	if (mutex_trylock(m))
+		return;
+	/* Said where a debugger can see it: who waits for whom (`smpix deadlock`). */
+	current->blocked_on = m;
 	/* Re-check after every wakeup: another task may have taken it first. */
 	wait_event(m->waiters, mutex_trylock(m));
+	current->blocked_on = NULL;
 }
 
 int mutex_lock_interruptible(struct mutex *m)
 {
+	int r;
+
 	might_sleep();
 	if (m->owner == current)
 		panic("mutex %s: task %d takes it twice", m->name, current->pid);
-	return wait_event_interruptible(m->waiters, mutex_trylock(m));
+	if (mutex_trylock(m))
+		return 0;
+	current->blocked_on = m;
+	r = wait_event_interruptible(m->waiters, mutex_trylock(m));
+	current->blocked_on = NULL;
+	return r;
 }
 
 void mutex_unlock(struct mutex *m)

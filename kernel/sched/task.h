@@ -58,6 +58,8 @@ struct task {
 	 * the host did not run gets no ticks, so ticks measure the kernel's
 	 * own lateness, whatever else the host machine was doing.
 	 */
+	/* The mutex it sleeps for in mutex_lock(), or NULL: for gdb's `smpix deadlock`. */
+	struct mutex *blocked_on;
 	uint64_t queued_at_ns;          /* when it last joined a run queue */
 	uint64_t queued_at_tick;        /* cpus[queued_tick_cpu].ticks then */
 	int queued_tick_cpu;

@@ -21,7 +21,7 @@ import sys
 import gdb
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-MODULES = ("smpix_kernel", "smpix_cpus", "smpix_bkl", "smpix_tasks", "smpix_syscalls")
+MODULES = ("smpix_kernel", "smpix_cpus", "smpix_bkl", "smpix_tasks", "smpix_syscalls", "smpix_deadlock")
 # The names of the helpers before they became subcommands; docs and habits still use them.
 ALIASES = {"smpix-cpus": "smpix cpus", "smpix-bkl": "smpix bkl"}
 
@@ -29,7 +29,7 @@ ALIASES = {"smpix-cpus": "smpix cpus", "smpix-bkl": "smpix bkl"}
 class Smpix(gdb.Command):
     """smpix: look at the kernel's CPUs, tasks, Big Kernel Lock and system calls.
 
-Subcommands: smpix cpus, smpix bkl, smpix ps, smpix syscalls (help smpix SUBCOMMAND).
+Subcommands: smpix cpus, smpix bkl, smpix ps, smpix syscalls, smpix deadlock (help smpix SUBCOMMAND).
 Convenience functions: $current() (the task on gdb's selected CPU), $cpu()."""
 
     def __init__(self):

@@ -258,7 +258,29 @@ def check_bt_through_trap(h):
     record(h, name, "bt-trap", rc, p)
 
 
+def check_deadlock(h):
+    """Two kernel threads in an ABBA deadlock on two mutexes (ktest abba_deadlock_planted):
+    smpix deadlock prints the ring, each task waiting for the mutex the other holds."""
+    name = "gdb[smpix deadlock: the ABBA ring of two mutexes]"
+    if not h.wanted(name):
+        return
+    if not shutil.which("gdb"):
+        return h.skip(name, "gdb is not installed")
+    rc, out, _ = gdb_session(h, "deadlock", ["break ktest_deadlock_planted", "continue"] +
+                             marked(["smpix deadlock"]) + ["kill"], append="test=abba_deadlock_planted")
+    s = section(out, "smpix deadlock")
+    p = []
+    if not re.search(r"^deadlock: a cycle of 2 tasks$", s, re.M):
+        p.append("no line 'deadlock: a cycle of 2 tasks'")
+    for waiter, lock, holder in (("abba-ab", "ledger-b", "abba-ba"), ("abba-ba", "ledger-a", "abba-ab")):
+        if not re.search(rf"^  pid \d+ \({waiter}\) waits for mutex {lock}, held by pid \d+ \({holder}\)$",
+                         s, re.M):
+            p.append(f"no line: {waiter} waits for mutex {lock}, held by {holder}")
+    record(h, name, "deadlock", rc, p)
+
+
 def run(h):
+    check_deadlock(h)
     check_commands_in_lock_kernel(h)
     check_spinlock_hang(h)
     check_bkl_waiters(h)
