@@ -19,6 +19,10 @@ KTEST(rtc_reads_a_sane_date_that_advances)
 	KT_ASSERT_EQ(rtc_read_time(&b), 0);
 	ta = calendar_to_unix(&a);
 	tb = calendar_to_unix(&b);
-	/* A second and a bit later by the TSC: the RTC moved 1 or 2 seconds (TCG may lag a little more). */
-	KT_ASSERT(tb - ta >= 1 && tb - ta <= 4);
+	/*
+	 * A second and a bit later by the TSC: the RTC moved at least a second.
+	 * At most 30: a busy host may leave the vCPU unscheduled between the
+	 * reads, and both clocks are the host's.
+	 */
+	KT_ASSERT(tb - ta >= 1 && tb - ta <= 30);
 }
