@@ -260,7 +260,8 @@ static void worker(const struct job *j, int index, int ready_fd, int go_fd, int 
 	while (!r.error) {
 		int fd;
 
-		if (j->calls ? r.calls_done >= j->calls : now_ns() >= deadline)
+		/* At least one call each, even for a worker that starts late. */
+		if (j->calls ? r.calls_done >= j->calls : r.calls_done && now_ns() >= deadline)
 			break;
 		if (r.calls_done % MIX_BLOCK == 0)
 			mix_block(to_bkl, j->bkl_pct, &seed);
