@@ -31,6 +31,7 @@ import json
 import os
 import platform
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -136,8 +137,34 @@ def host_facts(accel):
         "system": f"{platform.system()} {platform.release()}, {cpu}",
         "qemu": qemu.splitlines()[0] if qemu else "qemu-system-i386 (version unknown)",
         "accel": accel,
+        "autogroup": autogroup(),
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
     }
+
+
+def cpu_share(seconds=0.5):
+    """How many of the host's cores this session gets now: one busy process per core for `seconds`,
+    their CPU time over the wall time. With the kernel's autogroups on (Debian's default), CPU is
+    shared out between sessions, not threads, so a busy neighbour can leave QEMU's vCPUs one core
+    between them whatever the load average says."""
+    n = os.cpu_count() or 1
+    spin = f"import time\nt = time.time() + {seconds}\nwhile time.time() < t: pass"
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.monotonic()
+    for p in [subprocess.Popen([sys.executable, "-c", spin]) for _ in range(n)]:
+        p.wait()
+    wall = time.monotonic() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    used = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return round(used / wall, 2) if wall > 0 else None
+
+
+def autogroup():
+    try:
+        with open("/proc/sys/kernel/sched_autogroup_enabled") as f:
+            return "on" if f.read().strip() == "1" else "off"
+    except OSError:
+        return "unknown"
 
 
 def loadavg():
@@ -191,7 +218,7 @@ def measure_boot(size, boot, cfg, progress):
     points_est = (3 + len(MIX_PERCENTS)) * cfg["rounds"] * size + 3 * cfg["sleep_rounds"] * size
     timeout = 300 + points_est * (cfg["ms"] / 1000 + 1) * 3
     res = {"size": size, "boot": boot, "points": [], "lat": {}, "boot_s": None, "load": loadavg(),
-           "problems": [], "log": ""}
+           "share": cpu_share(), "problems": [], "log": ""}
     g = Guest(f"bench-smp{size}-boot{boot}", size, cfg["accel"], cfg["mem"], timeout)
     try:
         if g.boot_s is None:
@@ -451,10 +478,12 @@ def per_boot_table(results):
                 c = cps_by(b, mode, n)
                 cells.append(f"{statistics.median(c):.0f} [{min(c)}-{max(c)}]" if c else "-")
             s = [boot_speedup(b, mode, n) for n in range(2, b["size"] + 1)]
+            share = b.get("share")
             rows.append([f"smp{b['size']} #{b['boot']}", mode, " / ".join(cells),
-                         " / ".join("-" if x is None else f"{x:.2f}x" for x in s), b["load"]])
+                         " / ".join("-" if x is None else f"{x:.2f}x" for x in s), b["load"],
+                         "-" if share is None else f"{share:.2f}"])
     return table(["boot", "mode", "calls/s at 1 / 2 / ... workers: median [min-max] of the rounds",
-                  "speedup at 2 / ... workers", "host load at start"], rows)
+                  "speedup at 2 / ... workers", "host load at start", "host cores this session got"], rows)
 
 
 def lost_table(results, sizes):
@@ -487,17 +516,28 @@ def append_linux_section(md_lines):
 
 
 def write_md(results, facts, cfg, sizes, minutes):
+    shares = ", ".join("-" if b.get("share") is None else f"{b['share']:.2f}" for b in results)
+    if all(b.get("share") is None for b in results):
+        shares = "not measured"
     lines = ["# make bench results", "",
              f"- host: {facts['host']}, {facts['cores']} cores ({facts['system']})",
              f"- QEMU: {facts['qemu']}", f"- accelerator: {facts['accel']}", f"- date: {facts['date']}",
              f"- host load average (1, 5, 15 min) at the start: {cfg['load_start']}; at the end: {cfg.get('load_end')}",
+             f"- host cores this session got, before each boot (busy processes' CPU time over wall time): "
+             f"{shares} of {facts['cores']}; the host kernel's autogroups: {facts.get('autogroup', 'unknown')}",
              f"- method: {cfg['boots']} boots per -smp size ({', '.join(str(s) for s in sizes)}); in each, "
              f"{cfg['rounds']} rounds ({cfg['sleep_rounds']} for the sleeping modes) of 1..N pinned workers "
              f"per mode, {cfg['ms']} ms of calls per run, {cfg['spins']} loop iterations of work per call; "
              f"{minutes:.1f} minutes in all",
              "- speedup: median calls/s at n workers over median at 1 worker, both in the same boot; "
              "the median of the boots, with the smallest and largest boot in brackets",
-             "", "## Throughput and speedup against 1 worker in the same boot"]
+             ""]
+    busy = [b["share"] for b in results if b.get("share") is not None and b["share"] < 0.9 * facts["cores"]]
+    if busy:
+        lines += [f"**The host was busy**: before {len(busy)} of {len(results)} boots this session got "
+                  f"{min(busy):.2f}-{max(busy):.2f} of {facts['cores']} cores. Speedups measured so teach "
+                  "the host's scheduler as much as smpix; rerun on an idle host to judge the targets.", ""]
+    lines += ["## Throughput and speedup against 1 worker in the same boot"]
     lines += speedup_tables(results, sizes)
     lines += ["", f"The sleeping modes ask for {SLEEP_US} us and get the scheduler's tick (HZ=100: 10 ms).",
               "", "## Amdahl's law: a mix of BKL-reliant and flagged calls", "",
@@ -629,6 +669,10 @@ def measure_all(cfg, sizes, facts):
     print(f"make bench: {facts['host']}, {facts['cores']} cores, {facts['qemu']}, accel {cfg['accel']}; "
           f"-smp {sizes}, {cfg['boots']} boots each, {cfg['rounds']} rounds, {cfg['ms']} ms per run: "
           f"{total} runs; host load {cfg['load_start']}", flush=True)
+    share = cpu_share()
+    if share is not None and share < 0.9 * facts["cores"]:
+        print(f"make bench: warning: the host is busy, this session gets {share:.2f} of {facts['cores']} cores "
+              "now; speedups measured so teach the host's scheduler as much as smpix", flush=True)
     progress, results = Progress(total), []
     # Boots of the sizes take turns (2, 4, 2, 4, ...), so that a busy spell of the host is shared.
     for boot in range(1, cfg["boots"] + 1):
