@@ -374,10 +374,12 @@ def targets(results):
             out.append((f"Amdahl at {n} workers: measured within 10% of the prediction, every f",
                         f"{sum(r['ok'] for r in rows)} of {len(rows)} (worst: f={worst['f']}%, "
                         f"{worst['ratio']:.2f} of predicted)", "all", all(r["ok"] for r in rows)))
-    lat = lambda name: across(b["lat"].get(name) for b in results)  # noqa: E731
+    # Uncontended lock pairs: from the boots with the fewest vCPUs, which the host disturbs least.
+    fewest = min((b["size"] for b in results if b["lat"]), default=None)
+    lat = lambda name: across(b["lat"].get(name) for b in results if b["size"] == fewest)  # noqa: E731
     spin = lat("spinlock_pair")
-    for name, label in (("bkl_pair_untimed", "BKL pair / spinlock pair (uncontended, bkl_timing=0)"),
-                        ("bkl_pair", "BKL pair / spinlock pair (uncontended, hold timing on)")):
+    for name, label in (("bkl_pair_untimed", f"BKL pair / spinlock pair (uncontended, bkl_timing=0, -smp {fewest})"),
+                        ("bkl_pair", f"BKL pair / spinlock pair (uncontended, hold timing on, -smp {fewest})")):
         bkl = lat(name)
         if bkl and spin:
             out.append((label, f"{bkl[0] / spin[0]:.2f}x ({bkl[0]:.0f} vs {spin[0]:.0f} ns)",
@@ -517,14 +519,15 @@ def append_linux_section(md_lines):
 
 def write_md(results, facts, cfg, sizes, minutes):
     shares = ", ".join("-" if b.get("share") is None else f"{b['share']:.2f}" for b in results)
+    shares = f"{shares} of {facts['cores']}; the host kernel's autogroups: {facts.get('autogroup', 'unknown')}"
     if all(b.get("share") is None for b in results):
-        shares = "not measured"
+        shares = "not measured in this run (make bench measures it since this run)"
     lines = ["# make bench results", "",
              f"- host: {facts['host']}, {facts['cores']} cores ({facts['system']})",
              f"- QEMU: {facts['qemu']}", f"- accelerator: {facts['accel']}", f"- date: {facts['date']}",
              f"- host load average (1, 5, 15 min) at the start: {cfg['load_start']}; at the end: {cfg.get('load_end')}",
              f"- host cores this session got, before each boot (busy processes' CPU time over wall time): "
-             f"{shares} of {facts['cores']}; the host kernel's autogroups: {facts.get('autogroup', 'unknown')}",
+             f"{shares}",
              f"- method: {cfg['boots']} boots per -smp size ({', '.join(str(s) for s in sizes)}); in each, "
              f"{cfg['rounds']} rounds ({cfg['sleep_rounds']} for the sleeping modes) of 1..N pinned workers "
              f"per mode, {cfg['ms']} ms of calls per run, {cfg['spins']} loop iterations of work per call; "
