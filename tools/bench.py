@@ -650,8 +650,10 @@ def plot_amdahl(results, facts):
                        f"[x=0:100] c{n}(x) with lines dt 3 lc {i + 1} title 'ceiling: min({n}, 1/s), {n} workers'"]
     if not curves:
         return None
+    title = ("smpix: a fraction f of each worker's calls to the BKL-reliant device\\nmeasured speedup over "
+             f"1 worker against Amdahl's law ({facts['accel'].upper()}, {facts['cores']} host cores)")
     body = "".join(fns) + f"""
-set title "smpix: a fraction f of each worker's calls to the BKL-reliant device\\nmeasured speedup over 1 worker against Amdahl's law ({facts['accel'].upper()}, {facts['cores']} host cores)"
+set title "{title}"
 set xlabel "f: calls to /dev/bench_bkl (%); the rest to /dev/bench_own, same work"
 set ylabel "speedup over 1 worker (bars: smallest to largest boot)"
 set xrange [-3:103]
@@ -727,7 +729,8 @@ def main():
     plots = report(run)
     print(open(os.path.join(OUT, "results.md")).read())
     print("make bench: wrote build/bench/results.csv, results.md" +
-          "".join(f", {os.path.basename(p)} (and .png)" for p in plots) + f"; the run took {run['minutes']:.1f} minutes")
+          "".join(f", {os.path.basename(p)} (and .png)" for p in plots) +
+          f"; the run took {run['minutes']:.1f} minutes")
     if "--update-docs" in sys.argv and plots:
         for p in plots:
             shutil.copy(p, os.path.join("docs", "img", os.path.basename(p)))
