@@ -268,12 +268,18 @@ fuzz: all
 	@tools/need.sh $(QEMU) $(PYTHON)
 	SECONDS_=$(SECONDS) CPUS=$(CPUS) SEED=$(SEED) MEM=$(MEM) APPEND="$(APPEND)" $(PYTHON) tools/fuzz.py
 
-# The ioctl scaling benchmark (tools/bench.py, docs/performance.md): BENCH_CPUS="1 2 4" by default;
-# results in build/bench/. BENCH_DOCS=1 also copies the plot and the table into docs/img/.
-BENCH_CPUS ?= 1 2 4
+# The ioctl scaling benchmark (tools/bench.py, docs/performance.md): BENCH_BOOTS boots at each -smp
+# size in BENCH_CPUS, each running BENCH_ROUNDS rounds of 1..N workers per mode, BENCH_MS ms per run
+# (about 8 minutes under TCG on 2 cores); results in build/bench/. BENCH_DOCS=1 also copies the
+# plots and the tables into docs/img/.
+BENCH_CPUS ?= 2 4
+BENCH_BOOTS ?= 3
+BENCH_ROUNDS ?= 7
+BENCH_MS ?= 300
 bench: all
 	@tools/need.sh $(QEMU) $(PYTHON) gnuplot
-	BENCH_CPUS="$(BENCH_CPUS)" ACCEL=$(ACCEL) MEM=$(MEM) $(PYTHON) tools/bench.py $(if $(BENCH_DOCS),--update-docs)
+	BENCH_CPUS="$(BENCH_CPUS)" BENCH_BOOTS=$(BENCH_BOOTS) BENCH_ROUNDS=$(BENCH_ROUNDS) BENCH_MS=$(BENCH_MS) \
+		ACCEL=$(ACCEL) MEM=$(MEM) $(PYTHON) tools/bench.py $(if $(BENCH_DOCS),--update-docs)
 	$(if $(filter-out 0,$(LINUX)),$(MAKE) --no-print-directory bench-linux)
 
 # The same static binary (/bin/sysbench) booted as init on smpix and on Debian 12's Linux 6.1,

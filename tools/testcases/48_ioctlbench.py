@@ -1,6 +1,6 @@
 """ioctlbench, the benchmark behind make bench, as a smoke test: tiny runs whose counts must add up
-(never a timing assertion), its latency mode, the bkl_timing knob it flips, and tools/bench.py's
-parsing of real output."""
+(never a timing assertion), its scaling rounds and mixes (-S), its latency mode, the bkl_timing knob
+it flips, and tools/bench.py's parsing of real output."""
 import importlib
 import os
 import re
@@ -43,6 +43,53 @@ def check_runs(h, out, cpus, calls, devs):
              runs and not bad, "; ".join(bad[:3]))
 
 
+def bench_module(h):
+    tools = os.path.dirname(os.path.abspath(h.__file__))
+    if tools not in sys.path:
+        sys.path.insert(0, tools)
+    return importlib.import_module("bench")
+
+
+def check_scaling(h, out, cpus, rounds, percents):
+    """ioctlbench -S: a point line for every mode, worker count and round, in the promised order
+    (1..N workers in odd rounds, N..1 in even ones), each run sane; values are not judged."""
+    name = f"ioctlbench[smp{cpus}] -S"
+    bench = bench_module(h)
+    lines = [l for l in (out or "").splitlines() if l.startswith("ioctlbench: point ")]
+    points = [bench.parse_point(l) for l in lines]
+    h.record(f"{name}: tools/bench.py parses every point line", lines and all(points),
+             f"{len(lines)} lines, unparsed: {[l for l, p in zip(lines, points) if not p][:1]}")
+    points = [p for p in points if p]
+    modes = ["bkl", "own", "serialized"] + [f"mix{f}" for f in percents]
+    want = [(m, w, r) for r in range(1, rounds + 1) for m in modes
+            for w in (range(1, cpus + 1) if r % 2 else range(cpus, 0, -1))]
+    got = [(bench.mode_name(p["mode"], p["f"], p["sleep_us"]), p["workers"], p["round"]) for p in points]
+    h.record(f"{name}: one point per mode, worker count and round, the order reversing every round",
+             got == want, f"got {got[:6]}..., wanted {want[:6]}...")
+    bad = []
+    for p in points:
+        what = f"{p['mode']}{p['f'] if p['mode'] == 'mix' else ''} x{p['workers']} r{p['round']}"
+        bkl_share = {"bkl": p["calls"], "own": 0, "serialized": 0}.get(p["mode"])
+        if p["calls"] <= 0 or p["ns"] <= 0 or p["cps"] <= 0:
+            bad.append(f"{what}: no calls or no time")
+        if p["counted"] != p["calls"] or p["lost"] != 0:
+            bad.append(f"{what}: made {p['calls']}, counted {p['counted']}, lost {p['lost']}")
+        if len({c.split(':')[0] for c in p["per_cpu"].split(",")}) != p["workers"] or p["cpus"] != cpus:
+            bad.append(f"{what}: workers on CPUs {p['per_cpu']}")
+        if p["policy"] != ("serialized" if p["mode"] == "serialized" else "auto"):
+            bad.append(f"{what}: policy {p['policy']}")
+        if bkl_share is not None and p["bkl_calls"] != bkl_share:
+            bad.append(f"{what}: {p['bkl_calls']} of {p['calls']} calls to the BKL device")
+        if p["mode"] == "mix" and p["calls"] >= 20 and not 0 < p["bkl_calls"] < p["calls"]:
+            bad.append(f"{what}: {p['bkl_calls']} of {p['calls']} calls to the BKL device")
+        if p["mode"] in ("bkl", "serialized") and not 0 < p["hold_ns"] <= p["ns"] * p["workers"]:
+            bad.append(f"{what}: BKL held {p['hold_ns']} ns in a run of {p['ns']} ns")
+        if p["mode"] == "own" and p["hold_ns"] != 0:
+            bad.append(f"{what}: the BKL held {p['hold_ns']} ns by unlocked calls")
+    h.record(f"{name}: every run sane (counts add up, one CPU per worker, the BKL held only by BKL calls)",
+             points and not bad, "; ".join(bad[:3]))
+
+
 def session(h, cpus):
     name = f"ioctlbench[smp{cpus}]"
     if not h.wanted(name):
@@ -73,6 +120,12 @@ def session(h, cpus):
     runs = RUN.findall(out or "")
     h.record(f"{name} a sleeping call under the BKL counts every call",
              len(runs) == 1 and int(runs[0][8]) == int(runs[0][4]) == 3 * cpus, repr(out))
+    # bkl_timing is 0 (booted so): -S must switch it on for its hold times and put it back.
+    out = s.run("ioctlbench -S -r 2 -t 20 -w 20 -f 50; echo status=$?; cat /proc/sys/kernel/bkl_timing",
+                timeout=120)
+    check_scaling(h, out, cpus, 2, [50])
+    h.record(f"{name} -S exits 0 and puts bkl_timing back",
+             out is not None and "status=0" in out and re.findall(r"^([01])$", out, re.M) == ["0"], repr(out)[-200:])
     out = s.run("cat /proc/sys/kernel/bkl_timing; ioctlbench -l -n 300; echo status=$?; "
                 "cat /proc/sys/kernel/bkl_timing", timeout=90)
     lats = {n: float(v) for n, ops, v in LAT.findall(out or "") if int(ops) > 0}
@@ -80,9 +133,10 @@ def session(h, cpus):
              and out is not None and "status=0" in out, f"got {sorted(lats)}: {out!r}"[-300:])
     knob = re.findall(r"^([01])$", out or "", re.M)
     h.record(f"{name} -l puts bkl_timing back as it found it", knob == ["0", "0"], f"bkl_timing read {knob}")
-    out = s.run("ioctlbench -d nope; echo status=$?; ioctlbench -p 0; echo status=$?")
+    out = s.run("ioctlbench -d nope; echo status=$?; ioctlbench -p 0; echo status=$?; "
+                "ioctlbench -S -m own,nope; echo status=$?; ioctlbench -S -f 101; echo status=$?")
     h.record(f"{name} bad arguments: usage and status 2",
-             out is not None and out.count("usage: ioctlbench") == 2 and out.count("status=2") == 2, repr(out))
+             out is not None and out.count("usage: ioctlbench") == 4 and out.count("status=2") == 4, repr(out))
     s.run("poweroff")
     s.q.wait_exit()
     h.record(f"{name} no kernel complaint, powers off", not h.bad_lines(s.q.output) and s.q.exit_code is not None,
@@ -94,15 +148,17 @@ def parser_understands_ioctlbench(h):
     name = "tools[bench.py parses ioctlbench's lines]"
     if not h.wanted(name):
         return
-    tools = os.path.dirname(os.path.abspath(h.__file__))
-    sys.path.insert(0, tools)
-    bench = importlib.import_module("bench")
-    with open(os.path.join(tools, "..", "user", "bin", "ioctlbench.c")) as f:
+    bench = bench_module(h)
+    with open(os.path.join(os.path.dirname(bench.__file__), "..", "user", "bin", "ioctlbench.c")) as f:
         src = f.read()
-    sample = ("ioctlbench: median dev=own policy=auto procs=2 cpus=2 sleep_us=0 cps=25842\n"
+    sample = ("ioctlbench: point mode=mix f=25 policy=auto workers=2 cpus=2 round=3 spins=10000 sleep_us=0 "
+              "ns=300123456 calls=4000 bkl_calls=1000 cps=13327 hold_ns=55000000 wait_ns=1000 counted=4000 "
+              "lost=0 per_cpu=0:6700,1:6650\n"
               "ioctlbench: latency name=getpid ops=20000 ns_per_op=1065.7\n")
-    ok = bench.RUN.search(sample) and bench.LAT.search(sample) and \
-        'ioctlbench: median dev=%s policy=%s procs=%d cpus=%d sleep_us=%u cps=%llu' in src and \
+    p = bench.parse_point(sample.splitlines()[0])
+    ok = p and p["mode"] == "mix" and p["f"] == 25 and p["workers"] == 2 and p["cps"] == 13327 and \
+        bench.mode_name(p["mode"], p["f"], p["sleep_us"]) == "mix25" and bench.LAT.search(sample) and \
+        '"ioctlbench: point mode=%s f=%d policy=%s workers=%d cpus=%d round=%d spins=%u "' in src and \
         'ioctlbench: latency name=%s ops=%llu ns_per_op=%llu.%llu' in src
     h.record(name, bool(ok), "the formats in user/bin/ioctlbench.c and tools/bench.py disagree")
 

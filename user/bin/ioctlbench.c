@@ -5,6 +5,8 @@
  *
  *   ioctlbench [-d bkl|own|serialized|all] [-p PROCS] [-n CALLS] [-w SPINS]
  *              [-s SLEEP_US] [-r REPEAT]
+ *   ioctlbench -S [-m MODES] [-f PERCENTS] [-p MAXPROCS] [-t MS] [-w SPINS]
+ *              [-s SLEEP_US] [-r ROUNDS]
  *   ioctlbench -l [-n N]
  *
  * The throughput runs start PROCS workers (default: one per CPU), each
@@ -18,6 +20,21 @@
  * sleeps, which drops the BKL and lets another holder in (and, on the
  * BKL-reliant device, loses updates: the BKL protects only until you sleep).
  *
+ * -S measures scaling inside one boot, because two boots of the same kernel
+ * under QEMU's TCG differ by 30% and more: comparing a 2-CPU boot with a
+ * 1-CPU boot measures the host as much as the lock. In each of ROUNDS rounds
+ * it runs every mode (-m, a comma list; default bkl,own,serialized) with 1,
+ * 2, ... MAXPROCS workers (default: one per CPU; the order reverses every
+ * other round, so that a slow minute of the host does not always fall on the
+ * same worker count), each run lasting MS milliseconds of calls (default 300)
+ * rather than a count of them, so that a run that collapses costs no more time
+ * than one that scales. -f adds a mix for each percentage f: every worker
+ * sends f% of its calls to /dev/bench_bkl and the rest to /dev/bench_own, the
+ * same work on each, in a shuffled order (Amdahl's law, docs/performance.md).
+ * Each run prints one "point" line, with the BKL's hold and wait time at the
+ * ioctl path's lock_kernel() site (/proc/bkl, timed: bkl_timing is set to 1
+ * for the runs and put back after).
+ *
  * -l measures latencies instead: a null syscall (getpid), an ioctl with
  * and without the BKL, an uncontended BKL pair (with and without its hold
  * timing, /proc/sys/kernel/bkl_timing) next to a spinlock pair,
@@ -25,7 +42,7 @@
  *
  * Output is one "ioctlbench: KIND key=value ..." line per result, which
  * tools/bench.py (make bench) parses. Exit status 1 if a run's counts do
- * not add up (the device's own call counter disagrees with the calls made).
+ * not add up (the devices' own call counters disagree with the calls made).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,18 +59,40 @@
 
 #define MAX_PROCS 64
 #define MAX_REPEAT 15
+#define MAX_ROUNDS 50
+#define MAX_MODES 12
+#define MIX_BLOCK 100                   /* a mix sends exactly f of every 100 calls to the BKL device */
 #define MODE_FILE "/proc/sys/kernel/ioctl_mode"
 #define TIMING_FILE "/proc/sys/kernel/bkl_timing"
+#define BKL_DEV "/dev/bench_bkl"
+#define OWN_DEV "/dev/bench_own"
 
 struct config {
-	unsigned calls, spins, sleep_us;
+	unsigned calls, spins, sleep_us, run_ms;
 	int procs, repeat;
+};
+
+/*
+ * What every worker of one run does: bkl_pct of its calls go to
+ * /dev/bench_bkl and the rest to /dev/bench_own (100 for the BKL-reliant
+ * device alone, 0 for the flagged one alone), each doing `work`.
+ */
+struct job {
+	const char *label;              /* bkl, own, serialized or mix: what the output calls it */
+	int bkl_pct;
+	int serialized;                 /* run with ioctl_mode=serialized */
+	int procs;
+	unsigned calls;                 /* calls per worker, or 0: call until the deadline */
+	unsigned long long run_ns;      /* with calls == 0, how long to call */
+	unsigned seed;                  /* for the order of a mix's calls */
+	struct bench_work work;
 };
 
 /* What a worker sends back through its pipe when it is done. */
 struct worker_result {
 	int cpu;
 	unsigned calls_done;
+	unsigned bkl_calls;             /* of which to /dev/bench_bkl */
 	int error;                      /* errno of the first failed ioctl, or 0 */
 	unsigned long long ns;          /* its own time from first to last call */
 };
@@ -136,29 +175,102 @@ static int write_knob(const char *path, const char *value)
 static int read_policy(char *buf, int size) { return read_knob(MODE_FILE, buf, size); }
 static int write_policy(const char *mode) { return write_knob(MODE_FILE, mode); }
 
+/*
+ * The ioctl path's BKL site in /proc/bkl (fs/ioctl/vfs_ioctl.c, driver_ioctl):
+ * cycles held and waited there since boot, in nanoseconds. Two samples around
+ * a run give the BKL's share of it. All zero if /proc/bkl cannot be read.
+ */
+struct bkl_sample {
+	unsigned long long hold_ns, wait_ns;
+};
+
+static unsigned long long cycles_to_ns(unsigned long long cycles, unsigned long long hz)
+{
+	return hz >= 1000000 ? cycles * 1000 / (hz / 1000000) : 0;
+}
+
+static void bkl_sample(struct bkl_sample *s)
+{
+	unsigned long long hz = 0, v[7];
+	char line[256], *p;
+	FILE *f = fopen("/proc/bkl", "r");
+
+	s->hold_ns = s->wait_ns = 0;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "tsc_hz:", 7) == 0)
+			hz = strtoull(line + 7, NULL, 10);
+		line[strcspn(line, "\n")] = 0;
+		p = strstr(line, " driver_ioctl");
+		if (!p || p[13])
+			continue;
+		p = line;
+		/* acquired contended reacquired wait_cycles wait_max hold_cycles hold_max site */
+		for (int i = 0; i < 7; i++)
+			v[i] = strtoull(p, &p, 10);
+		s->wait_ns += cycles_to_ns(v[3], hz);
+		s->hold_ns += cycles_to_ns(v[5], hz);
+	}
+	fclose(f);
+}
+
 /* ---- one throughput run ---------------------------------------------------------- */
 
-static void worker(const char *dev, int index, const struct config *c, int ready_fd, int go_fd,
-		   int result_fd)
+static unsigned xorshift(unsigned *x)
 {
-	struct bench_work w = { c->spins, c->sleep_us };
-	struct worker_result r = { nth_cpu(index % online_cpus()), 0, 0, 0 };
-	unsigned long long start;
-	int fd;
+	*x ^= *x << 13;
+	*x ^= *x >> 17;
+	*x ^= *x << 5;
+	return *x;
+}
+
+/* Which of the next MIX_BLOCK calls go to the BKL device: exactly pct of them, shuffled. */
+static void mix_block(unsigned char *to_bkl, int pct, unsigned *seed)
+{
+	for (int i = 0; i < MIX_BLOCK; i++)
+		to_bkl[i] = i < pct * MIX_BLOCK / 100;
+	for (int i = MIX_BLOCK - 1; i > 0; i--) {
+		int k = xorshift(seed) % (i + 1);
+		unsigned char t = to_bkl[i];
+
+		to_bkl[i] = to_bkl[k];
+		to_bkl[k] = t;
+	}
+}
+
+static void worker(const struct job *j, int index, int ready_fd, int go_fd, int result_fd)
+{
+	struct worker_result r = { nth_cpu(index % online_cpus()), 0, 0, 0, 0 };
+	unsigned seed = j->seed * 2654435761u + index * 40503u + 1;
+	unsigned long long start, deadline = 0;
+	unsigned char to_bkl[MIX_BLOCK];
+	int bkl_fd = -1, own_fd = -1;
 	char b = 0;
 
 	pin_to(r.cpu);
-	fd = open(dev, O_RDWR);         /* a file of its own: no shared reference count */
-	if (fd < 0)
+	/* Files of its own: no shared reference count. */
+	if (j->bkl_pct > 0 && (bkl_fd = open(BKL_DEV, O_RDWR)) < 0)
+		r.error = errno;
+	if (j->bkl_pct < 100 && (own_fd = open(OWN_DEV, O_RDWR)) < 0)
 		r.error = errno;
 	write(ready_fd, &b, 1);
-	read(go_fd, &b, 1);             /* all start together */
+	read(go_fd, &deadline, sizeof(deadline));       /* all start together */
 	start = now_ns();
-	while (fd >= 0 && r.calls_done < c->calls) {
-		if (ioctl(fd, BENCH_UPDATE, &w) < 0) {
+	while (!r.error) {
+		int fd;
+
+		/* At least one call each, even for a worker that starts late. */
+		if (j->calls ? r.calls_done >= j->calls : r.calls_done && now_ns() >= deadline)
+			break;
+		if (r.calls_done % MIX_BLOCK == 0)
+			mix_block(to_bkl, j->bkl_pct, &seed);
+		fd = to_bkl[r.calls_done % MIX_BLOCK] ? bkl_fd : own_fd;
+		if (ioctl(fd, BENCH_UPDATE, &j->work) < 0) {
 			r.error = errno;
 			break;
 		}
+		r.bkl_calls += fd == bkl_fd;
 		r.calls_done++;
 	}
 	r.ns = now_ns() - start;
@@ -168,21 +280,37 @@ static void worker(const char *dev, int index, const struct config *c, int ready
 
 struct run_result {
 	unsigned long long ns;          /* wall time of the whole run */
-	unsigned long long calls, counted, counter;
+	unsigned long long calls, bkl_calls, counted, counter;
+	unsigned long long hold_ns, wait_ns;    /* the BKL at the ioctl path's site, during the run */
 	unsigned long long per_cpu[MAX_PROCS];  /* calls per second of each worker */
 	int cpu[MAX_PROCS];
 	int error;
 };
 
-static int device_stats(const char *dev, unsigned cmd, struct bench_stats *st)
+/* BENCH_RESET or BENCH_READ on each device the job uses; the reads add up into *st. */
+static int device_stats(const struct job *j, unsigned cmd, struct bench_stats *st)
 {
-	int fd = open(dev, O_RDWR), r;
+	const char *devs[2] = { j->bkl_pct > 0 ? BKL_DEV : NULL, j->bkl_pct < 100 ? OWN_DEV : NULL };
 
-	if (fd < 0)
-		return -1;
-	r = ioctl(fd, cmd, st);
-	close(fd);
-	return r;
+	st->counter = st->calls = 0;
+	for (int i = 0; i < 2; i++) {
+		struct bench_stats one;
+		int fd, r;
+
+		if (!devs[i])
+			continue;
+		if ((fd = open(devs[i], O_RDWR)) < 0)
+			return -1;
+		r = ioctl(fd, cmd, &one);
+		close(fd);
+		if (r < 0)
+			return -1;
+		if (cmd == BENCH_READ) {
+			st->counter += one.counter;
+			st->calls += one.calls;
+		}
+	}
+	return 0;
 }
 
 static int collect(int procs, int result_fd, struct run_result *out)
@@ -193,6 +321,7 @@ static int collect(int procs, int result_fd, struct run_result *out)
 		if (read(result_fd, &r, sizeof(r)) != sizeof(r))
 			return -1;
 		out->calls += r.calls_done;
+		out->bkl_calls += r.bkl_calls;
 		if (r.error && !out->error)
 			out->error = r.error;
 		out->cpu[i] = r.cpu;
@@ -201,28 +330,34 @@ static int collect(int procs, int result_fd, struct run_result *out)
 	return 0;
 }
 
-static int one_run(const char *dev, const struct config *c, struct run_result *out)
+static int one_run(const struct job *j, struct run_result *out)
 {
-	int ready[2], go[2], res[2], st;
-	unsigned long long start;
+	unsigned long long start, deadline[MAX_PROCS];
+	struct bkl_sample before, after;
 	struct bench_stats stats;
+	int ready[2], go[2], res[2], st;
 	char b[MAX_PROCS];
 
 	memset(out, 0, sizeof(*out));
-	if (device_stats(dev, BENCH_RESET, &stats) < 0 || pipe(ready) < 0 || pipe(go) < 0 ||
+	if (device_stats(j, BENCH_RESET, &stats) < 0 || pipe(ready) < 0 || pipe(go) < 0 ||
 	    pipe(res) < 0)
 		return -1;
-	for (int i = 0; i < c->procs; i++)
+	for (int i = 0; i < j->procs; i++)
 		if (fork() == 0)
-			worker(dev, i, c, ready[1], go[0], res[1]);
-	for (int i = 0; i < c->procs; i++)
+			worker(j, i, ready[1], go[0], res[1]);
+	for (int i = 0; i < j->procs; i++)
 		read(ready[0], b, 1);
-	memset(b, 'g', sizeof(b));
+	bkl_sample(&before);
 	start = now_ns();
-	write(go[1], b, c->procs);
-	if (collect(c->procs, res[0], out) < 0)
+	for (int i = 0; i < j->procs; i++)
+		deadline[i] = j->calls ? 0 : start + j->run_ns;
+	write(go[1], deadline, j->procs * sizeof(deadline[0]));
+	if (collect(j->procs, res[0], out) < 0)
 		out->error = EIO;
 	out->ns = now_ns() - start;
+	bkl_sample(&after);
+	out->hold_ns = after.hold_ns - before.hold_ns;
+	out->wait_ns = after.wait_ns - before.wait_ns;
 	while (wait(&st) > 0)
 		;
 	for (int i = 0; i < 2; i++) {
@@ -230,25 +365,63 @@ static int one_run(const char *dev, const struct config *c, struct run_result *o
 		close(go[i]);
 		close(res[i]);
 	}
-	if (device_stats(dev, BENCH_READ, &stats) < 0)
+	if (device_stats(j, BENCH_READ, &stats) < 0)
 		return -1;
 	out->counted = stats.calls;
 	out->counter = stats.counter;
 	return 0;
 }
 
-static void print_run(const char *label, const char *policy, const struct config *c,
-		      const struct run_result *r)
+/* The run under its policy: ioctl_mode=serialized for the job's length if it asks. */
+static int run_job(const struct job *j, struct run_result *r)
 {
-	unsigned long long cps = per_second(r->calls, r->ns);
+	char old[32];
+	int ret;
 
-	printf("ioctlbench: run dev=%s policy=%s procs=%d cpus=%d calls=%llu spins=%u sleep_us=%u "
-	       "ns=%llu cps=%llu counted=%llu lost=%llu per_cpu=", label, policy, c->procs,
-	       online_cpus(), r->calls, c->spins, c->sleep_us, r->ns, cps, r->counted,
-	       r->counted - r->counter);
-	for (int i = 0; i < c->procs; i++)
+	if (!j->serialized)
+		return one_run(j, r);
+	if (read_policy(old, sizeof(old)) < 0 || write_policy("serialized") < 0) {
+		fprintf(stderr, "ioctlbench: cannot switch %s: %s\n", MODE_FILE, strerror(errno));
+		return -1;
+	}
+	ret = one_run(j, r);
+	write_policy(old);
+	return ret;
+}
+
+/* Did the run go as it should? 0 if so; what went wrong on stderr if not. */
+static int check_run(const struct job *j, const struct run_result *r)
+{
+	int bad = 0;
+
+	if (r->error) {
+		fprintf(stderr, "ioctlbench: %s: an ioctl failed: %s\n", j->label, strerror(r->error));
+		bad = 1;
+	}
+	if (r->counted != r->calls || (j->calls && r->calls != (unsigned long long)j->procs * j->calls)) {
+		fprintf(stderr, "ioctlbench: %s: made %llu calls, the device counted %llu\n",
+			j->label, r->calls, r->counted);
+		bad = 1;
+	}
+	return bad;
+}
+
+static void print_per_cpu(const struct job *j, const struct run_result *r)
+{
+	for (int i = 0; i < j->procs; i++)
 		printf("%s%d:%llu", i ? "," : "", r->cpu[i], r->per_cpu[i]);
 	printf("\n");
+}
+
+/* ---- fixed-count runs: REPEAT runs per device, the median ----------------------------- */
+
+static void print_run(const struct job *j, const char *policy, const struct run_result *r)
+{
+	printf("ioctlbench: run dev=%s policy=%s procs=%d cpus=%d calls=%llu spins=%u sleep_us=%u "
+	       "ns=%llu cps=%llu counted=%llu lost=%llu per_cpu=", j->label, policy, j->procs,
+	       online_cpus(), r->calls, j->work.spins, j->work.sleep_us, r->ns,
+	       per_second(r->calls, r->ns), r->counted, r->counted - r->counter);
+	print_per_cpu(j, r);
 }
 
 static int compare_u64(const void *a, const void *b)
@@ -258,64 +431,152 @@ static int compare_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* REPEAT runs on one device under one policy; the median throughput. 0 if the counts add up. */
-static int bench_device(const char *label, const char *dev, const char *policy,
-			const struct config *c)
+/* REPEAT runs of one job; the median throughput. 0 if the counts add up. */
+static int bench_device(const struct job *j, const char *policy, int repeat)
 {
 	unsigned long long cps[MAX_REPEAT];
 	struct run_result r;
 	int bad = 0;
 
-	for (int i = 0; i < c->repeat; i++) {
-		if (one_run(dev, c, &r) < 0) {
-			fprintf(stderr, "ioctlbench: %s: %s\n", dev, strerror(errno));
+	for (int i = 0; i < repeat; i++) {
+		if (run_job(j, &r) < 0) {
+			fprintf(stderr, "ioctlbench: %s: %s\n", j->label, strerror(errno));
 			return 1;
 		}
-		print_run(label, policy, c, &r);
-		if (r.error) {
-			fprintf(stderr, "ioctlbench: %s: an ioctl failed: %s\n", dev, strerror(r.error));
-			bad = 1;
-		}
-		if (r.counted != r.calls || r.calls != (unsigned long long)c->procs * c->calls) {
-			fprintf(stderr, "ioctlbench: %s: made %llu calls, the device counted %llu\n",
-				dev, r.calls, r.counted);
-			bad = 1;
-		}
+		print_run(j, policy, &r);
+		bad |= check_run(j, &r);
 		cps[i] = per_second(r.calls, r.ns);
 	}
-	qsort(cps, c->repeat, sizeof(cps[0]), compare_u64);
-	printf("ioctlbench: median dev=%s policy=%s procs=%d cpus=%d sleep_us=%u cps=%llu\n", label,
-	       policy, c->procs, online_cpus(), c->sleep_us, cps[c->repeat / 2]);
+	qsort(cps, repeat, sizeof(cps[0]), compare_u64);
+	printf("ioctlbench: median dev=%s policy=%s procs=%d cpus=%d sleep_us=%u cps=%llu\n", j->label,
+	       policy, j->procs, online_cpus(), j->work.sleep_us, cps[repeat / 2]);
 	return bad;
 }
 
-static int bench_serialized(const struct config *c)
+/* The job for a mode name: bkl, own, serialized, or (with pct) mix. -1 for an unknown name. */
+static int make_job(const char *mode, int pct, const struct config *c, struct job *j)
 {
-	char old[32];
-	int bad;
-
-	if (read_policy(old, sizeof(old)) < 0 || write_policy("serialized") < 0) {
-		fprintf(stderr, "ioctlbench: cannot switch %s: %s\n", MODE_FILE, strerror(errno));
-		return 1;
-	}
-	bad = bench_device("serialized", "/dev/bench_own", "serialized", c);
-	write_policy(old);
-	return bad;
+	memset(j, 0, sizeof(*j));
+	j->label = mode;
+	j->procs = c->procs;
+	j->calls = c->calls;
+	j->work.spins = c->spins;
+	j->work.sleep_us = c->sleep_us;
+	if (strcmp(mode, "bkl") == 0)
+		j->bkl_pct = 100;
+	else if (strcmp(mode, "serialized") == 0)
+		j->serialized = 1;
+	else if (strcmp(mode, "mix") == 0)
+		j->bkl_pct = pct;
+	else if (strcmp(mode, "own") != 0)
+		return -1;
+	return 0;
 }
 
 static int throughput(const char *which, const struct config *c)
 {
+	static const char *const modes[] = { "bkl", "own", "serialized" };
 	char policy[32] = "unknown";
 	int all = strcmp(which, "all") == 0, bad = 0;
+	struct job j;
 
 	read_policy(policy, sizeof(policy));
-	if (all || strcmp(which, "bkl") == 0)
-		bad |= bench_device("bkl", "/dev/bench_bkl", policy, c);
-	if (all || strcmp(which, "own") == 0)
-		bad |= bench_device("own", "/dev/bench_own", policy, c);
-	if (all || strcmp(which, "serialized") == 0)
-		bad |= bench_serialized(c);
+	for (int i = 0; i < 3; i++) {
+		if (!all && strcmp(which, modes[i]) != 0)
+			continue;
+		make_job(modes[i], 0, c, &j);
+		bad |= bench_device(&j, j.serialized ? "serialized" : policy, c->repeat);
+	}
 	return bad;
+}
+
+/* ---- scaling inside one boot: rounds of 1..MAXPROCS workers per mode (-S) -------------- */
+
+/*
+ * One line per run: the mode, how many workers in which round, how many calls
+ * (bkl_calls of them to the BKL device) in how long, and how long the ioctl
+ * path held and waited for the BKL meanwhile (summed over CPUs: a lock held
+ * all the time shows hold_ns = ns).
+ */
+static void print_point(const struct job *j, const char *policy, int round, const struct run_result *r)
+{
+	printf("ioctlbench: point mode=%s f=%d policy=%s workers=%d cpus=%d round=%d spins=%u "
+	       "sleep_us=%u ns=%llu calls=%llu bkl_calls=%llu cps=%llu hold_ns=%llu wait_ns=%llu "
+	       "counted=%llu lost=%llu per_cpu=", j->label, j->bkl_pct, policy, j->procs, online_cpus(),
+	       round, j->work.spins, j->work.sleep_us, r->ns, r->calls, r->bkl_calls,
+	       per_second(r->calls, r->ns), r->hold_ns, r->wait_ns, r->counted, r->counted - r->counter);
+	print_per_cpu(j, r);
+}
+
+static int scaling(struct job *jobs, int njobs, const struct config *c)
+{
+	char policy[32] = "unknown", timing[8] = "1";
+	int bad = 0;
+
+	read_policy(policy, sizeof(policy));
+	read_knob(TIMING_FILE, timing, sizeof(timing));
+	if (write_knob(TIMING_FILE, "1") < 0)
+		fprintf(stderr, "ioctlbench: cannot switch on %s: no hold times\n", TIMING_FILE);
+	for (int round = 1; round <= c->repeat; round++) {
+		for (int m = 0; m < njobs; m++) {
+			for (int k = 0; k < c->procs; k++) {
+				struct job *j = &jobs[m];
+				struct run_result r;
+
+				j->procs = round % 2 ? k + 1 : c->procs - k;
+				j->seed = round;
+				if (run_job(j, &r) < 0) {
+					fprintf(stderr, "ioctlbench: %s: %s\n", j->label, strerror(errno));
+					bad = 1;
+					goto out;
+				}
+				print_point(j, j->serialized ? "serialized" : policy, round, &r);
+				bad |= check_run(j, &r);
+			}
+		}
+	}
+out:
+	write_knob(TIMING_FILE, timing);
+	return bad;
+}
+
+/* The next item of a comma list, cut off in place; NULL at the end. */
+static char *next_item(char **list)
+{
+	char *item = *list, *comma;
+
+	if (!item || !*item)
+		return NULL;
+	comma = strchr(item, ',');
+	*list = comma ? comma + 1 : NULL;
+	if (comma)
+		*comma = 0;
+	return item;
+}
+
+/* -m bkl,own,serialized and -f 10,50: the jobs of a scaling run. Their count, or -1. */
+static int scaling_jobs(char *modes, char *percents, const struct config *c, struct job *jobs)
+{
+	int n = 0;
+	char *p;
+
+	while ((p = next_item(&modes))) {
+		if (n == MAX_MODES || strcmp(p, "mix") == 0 || make_job(p, 0, c, &jobs[n]) < 0)
+			return -1;
+		jobs[n].calls = 0;
+		jobs[n++].run_ns = c->run_ms * 1000000ull;
+	}
+	while ((p = next_item(&percents))) {
+		char *end;
+		long pct = strtol(p, &end, 10);
+
+		if (n == MAX_MODES || *end || end == p || pct < 0 || pct > 100)
+			return -1;
+		make_job("mix", (int)pct, c, &jobs[n]);
+		jobs[n].calls = 0;
+		jobs[n++].run_ns = c->run_ms * 1000000ull;
+	}
+	return n;
 }
 
 /* ---- latencies ------------------------------------------------------------------- */
@@ -452,17 +713,22 @@ static int latencies(unsigned n)
 static int usage(void)
 {
 	fprintf(stderr, "usage: ioctlbench [-d bkl|own|serialized|all] [-p PROCS] [-n CALLS] "
-		"[-w SPINS] [-s SLEEP_US] [-r REPEAT]\n       ioctlbench -l [-n N]\n");
+		"[-w SPINS] [-s SLEEP_US] [-r REPEAT]\n"
+		"       ioctlbench -S [-m MODE,...] [-f PERCENT,...] [-p MAXPROCS] [-t MS] "
+		"[-w SPINS] [-s SLEEP_US] [-r ROUNDS]\n"
+		"       ioctlbench -l [-n N]\n");
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
-	struct config c = { 2000, 2000, 0, online_cpus(), 3 };
+	struct config c = { 2000, 2000, 0, 300, online_cpus(), 3 };
+	char default_modes[] = "bkl,own,serialized", *modes = default_modes, *percents = NULL;
 	const char *which = "all";
-	int opt, lat = 0, n_given = 0;
+	int opt, lat = 0, scale = 0, n_given = 0, njobs;
+	struct job jobs[MAX_MODES];
 
-	while ((opt = getopt(argc, argv, "d:p:n:w:s:r:l")) != -1) {
+	while ((opt = getopt(argc, argv, "d:p:n:w:s:r:t:m:f:lS")) != -1) {
 		if (opt == 'd')
 			which = optarg;
 		else if (opt == 'p')
@@ -475,16 +741,30 @@ int main(int argc, char **argv)
 			c.sleep_us = strtoul(optarg, NULL, 0);
 		else if (opt == 'r')
 			c.repeat = atoi(optarg);
+		else if (opt == 't')
+			c.run_ms = strtoul(optarg, NULL, 0);
+		else if (opt == 'm')
+			modes = optarg;
+		else if (opt == 'f')
+			percents = optarg;
 		else if (opt == 'l')
 			lat = 1;
+		else if (opt == 'S')
+			scale = 1;
 		else
 			return usage();
 	}
 	if (optind != argc || c.procs < 1 || c.procs > MAX_PROCS || c.repeat < 1 ||
-	    c.repeat > MAX_REPEAT || c.calls < 1)
+	    c.repeat > (scale ? MAX_ROUNDS : MAX_REPEAT) || c.calls < 1 || c.run_ms < 1 ||
+	    c.run_ms > 60000)
 		return usage();
 	if (lat)
 		return latencies(n_given ? c.calls : 20000);
+	if (scale) {
+		if ((njobs = scaling_jobs(modes, percents, &c, jobs)) < 1)
+			return usage();
+		return scaling(jobs, njobs, &c);
+	}
 	if (strcmp(which, "all") && strcmp(which, "bkl") && strcmp(which, "own") &&
 	    strcmp(which, "serialized"))
 		return usage();
