@@ -1,6 +1,7 @@
 /* Sleeping mutexes: a spinlock guards the owner field; waiters sleep on a wait queue. */
 #include "kernel/locking/mutex.h"
 
+#include "kernel/locking/atomic.h"
 #include "kernel/panic.h"
 #include "kernel/sched/task.h"
 
@@ -52,6 +53,13 @@ int mutex_lock_interruptible(struct mutex *m)
 	current->blocked_on = m;
 	r = wait_event_interruptible(m->waiters, mutex_trylock(m));
 	current->blocked_on = NULL;
+	/*
+	 * Leaving without the mutex: an unlock may have woken us, and only us
+	 * (wake_up_one), just as the signal came. If the mutex is free, pass
+	 * the wakeup on, or the next waiter sleeps by a free mutex for ever.
+	 */
+	if (r < 0 && !READ_ONCE(m->owner))
+		wake_up_one(&m->waiters);
 	return r;
 }
 
@@ -64,7 +72,8 @@ void mutex_unlock(struct mutex *m)
 		panic("mutex %s: unlocked by task %d, which does not own it", m->name, current->pid);
 	m->owner = NULL;
 	spin_unlock_irqrestore(&m->lock, flags);
-	wake_up(&m->waiters);
+	/* One waiter, the oldest still asleep: only one can take the mutex (no thundering herd). */
+	wake_up_one(&m->waiters);
 }
 
 bool mutex_is_mine(const struct mutex *m)

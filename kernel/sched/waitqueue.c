@@ -36,6 +36,18 @@ void finish_wait(struct wait_queue *wq, struct waiter *w)
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
+void wake_up_one(struct wait_queue *wq)
+{
+	struct list_head *pos;
+	uint32_t flags;
+
+	spin_lock_irqsave(&wq->lock, flags);
+	list_for_each(pos, &wq->waiters)
+		if (wake_up_process(list_entry(pos, struct waiter, link)->task))
+			break;
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
 void wake_up(struct wait_queue *wq)
 {
 	struct list_head *pos;

@@ -33,6 +33,14 @@ void prepare_to_wait(struct wait_queue *wq, struct waiter *w);
 void finish_wait(struct wait_queue *wq, struct waiter *w);
 /* Wake every task sleeping on wq. */
 void wake_up(struct wait_queue *wq);
+/*
+ * Wake the first task on wq that is still asleep, if any (the oldest
+ * waiter). For a resource only one waiter can take, such as a mutex: waking
+ * them all would send every one of them to fight over one lock, only for
+ * all but one to go back to sleep. Whoever is woken and does not take the
+ * resource must pass the wakeup on (see mutex_lock_interruptible).
+ */
+void wake_up_one(struct wait_queue *wq);
 
 /* Sleep until cond is true. May sleep: not with a spinlock held, nor in an interrupt. */
 #define wait_event(wq, cond)                                            \

@@ -15,7 +15,7 @@
  * 3), some calls are big writes (up to 64 KiB) to the console or into a
  * pipe that a slow reader drains, and the parent now and then kills a
  * running child with SIGKILL. A killed child must be gone within a second
- * of CPU 0's ticks (which a busy host machine cannot stretch), or the run
+ * of every CPU's ticks (which a busy host machine cannot stretch), or the run
  * reports it; the kernel itself reports a task that waits a second for a
  * CPU ("INFO: task ... runnable but not picked"), which the harness counts
  * as a finding.
@@ -62,8 +62,9 @@ static const char *const new_child_exits[] = { "vfork", "clone", "clone3" };
 
 #define CALLS_PER_CHILD 100
 #define HANG_MS     10000               /* a child that takes longer is hung (a busy host slows all) */
-#define DIE_TICKS   100                 /* a killed child must be gone within 1 s of CPU 0's ticks */
-#define DIE_NS      30000000000LL       /* ... and if CPU 0's ticks cannot be read, within 30 s */
+#define DIE_TICKS   100                 /* a killed child must be gone within 1 s of every CPU's ticks */
+#define DIE_NS      30000000000LL       /* ... and if the ticks cannot be read, within 30 s */
+#define TICK_CPUS   16                  /* CPUs whose ticks the kill check reads */
 #define PLANTED_SEED 0                  /* fuzz_selftest=1: the child of this seed hangs on purpose */
 #define POLL_MS      5
 #define MAX_SLOTS    51                 /* 3 x 16 CPUs + 3 */
@@ -533,7 +534,8 @@ struct slot {
 	int pid;                /* 0: free */
 	uint32_t seed;
 	long long started;      /* when it started, or when it was killed */
-	long long killed_tick;  /* CPU 0's tick count when it was killed, or -1 */
+	long long killed_ticks[TICK_CPUS];      /* every CPU's tick count when it was killed */
+	int killed_ncpu;        /* how many of them could be read (0: none) */
 	bool replay;
 	bool killed;
 };
@@ -561,7 +563,7 @@ static int start_child(struct slot *s, uint32_t seed, bool replay)
 		run_child(seed, replay);
 	if (pid < 0)
 		return pid;
-	*s = (struct slot){ pid, seed, now_ns(), -1, replay, false };
+	*s = (struct slot){ .pid = pid, .seed = seed, .started = now_ns(), .replay = replay };
 	stats.children++;
 	return 0;
 }
@@ -615,22 +617,38 @@ static void reap_some(struct slot *slots, int nslots)
 	}
 }
 
-/* Timer ticks CPU 0 has had (the LOC line of /proc/interrupts), or -1. */
-static long long cpu0_ticks(void)
+/*
+ * Every CPU's timer ticks (the LOC line of /proc/interrupts, one count per
+ * CPU): how many it read, 0 if none. A kill may need any CPU (the victim's,
+ * a lock holder's), and a vCPU the host machine did not run gets no ticks,
+ * so "a second of ticks on every CPU" is a second the kernel really had.
+ */
+static int read_ticks(long long ticks[TICK_CPUS])
 {
 	static char text[2048];
-	int fd = (int)syscall(__NR_open, "/proc/interrupts", O_RDONLY, 0), n, got = 0;
+	int fd = (int)syscall(__NR_open, "/proc/interrupts", O_RDONLY, 0), n, got = 0, ncpu = 0;
+	char *p;
 
 	if (fd < 0)
-		return -1;
+		return 0;
 	while (got < (int)sizeof(text) - 1 && (n = read(fd, text + got, sizeof(text) - 1 - got)) > 0)
 		got += n;
 	syscall(__NR_close, fd);
 	text[got] = 0;
-	for (char *p = text; *p; p++)
+	for (p = text; *p; p++)
 		if ((p == text || p[-1] == '\n') && !strncmp(p, "LOC:", 4))
-			return atoi(p + 4);
-	return -1;
+			break;
+	if (!*p)
+		return 0;
+	for (p += 4; *p && *p != '\n' && ncpu < TICK_CPUS; ncpu++) {
+		while (*p == ' ')
+			p++;
+		if (*p < '0' || *p > '9')
+			break;
+		for (ticks[ncpu] = 0; *p >= '0' && *p <= '9'; p++)
+			ticks[ncpu] = ticks[ncpu] * 10 + (*p - '0');
+	}
+	return ncpu;
 }
 
 static void kill_slot(struct slot *s, long long t)
@@ -638,17 +656,21 @@ static void kill_slot(struct slot *s, long long t)
 	kill(s->pid, SIGKILL);
 	s->killed = true;
 	s->started = t;
-	s->killed_tick = cpu0_ticks();
+	s->killed_ncpu = read_ticks(s->killed_ticks);
 }
 
-/* Gone too slowly after SIGKILL: more than a second of CPU 0's ticks (or 30 s, if none can be read). */
+/* Gone too slowly after SIGKILL: a second of ticks on every CPU (or 30 s, if they cannot be read). */
 static bool too_slow_to_die(const struct slot *s, long long t)
 {
-	long long ticks = s->killed_tick >= 0 ? cpu0_ticks() : -1;
+	long long now[TICK_CPUS];
+	int n = s->killed_ncpu ? read_ticks(now) : 0;
 
-	if (ticks >= 0)
-		return ticks - s->killed_tick > DIE_TICKS;
-	return t - s->started > DIE_NS;
+	if (n != s->killed_ncpu || n == 0)
+		return t - s->started > DIE_NS;
+	for (int i = 0; i < n; i++)
+		if (now[i] - s->killed_ticks[i] <= DIE_TICKS)
+			return false;           /* some CPU has not had its second yet */
+	return true;
 }
 
 /*

@@ -94,18 +94,43 @@ static long long my_wait_max_ticks(void)
 	return field(text, "smpix.wait_max_ticks");
 }
 
-/* Timer ticks CPU 0 has had (the LOC line of /proc/interrupts). */
-static long long cpu0_ticks(void)
+/* Every CPU's timer ticks (the LOC line of /proc/interrupts): how many CPUs it read. */
+#define MAX_TICK_CPUS 16
+static int read_ticks(long long ticks[MAX_TICK_CPUS])
 {
 	static char text[2048];
-	long long v = -1;
+	int n = 0;
+	char *p;
 
 	if (slurp("/proc/interrupts", text, sizeof(text)) <= 0)
-		return -1;
-	for (char *p = text; *p; p++)
+		return 0;
+	for (p = text; *p; p++)
 		if ((p == text || p[-1] == '\n') && strncmp(p, "LOC:", 4) == 0)
-			v = atoi(p + 4);
-	return v;
+			break;
+	for (p += *p ? 4 : 0; *p && *p != '\n' && n < MAX_TICK_CPUS; n++) {
+		while (*p == ' ')
+			p++;
+		if (*p < '0' || *p > '9')
+			break;
+		for (ticks[n] = 0; *p >= '0' && *p <= '9'; p++)
+			ticks[n] = ticks[n] * 10 + (*p - '0');
+	}
+	return n;
+}
+
+/*
+ * The ticks the kernel surely had between two readings: the fewest any CPU
+ * got. A vCPU the host machine did not run gets none, and the kill may
+ * have needed that one.
+ */
+static long long least_ticks_between(const long long *then, const long long *now, int n)
+{
+	long long least = -1;
+
+	for (int i = 0; i < n; i++)
+		if (least < 0 || now[i] - then[i] < least)
+			least = now[i] - then[i];
+	return least;
 }
 
 static void fill_flood(void)
@@ -176,30 +201,31 @@ static void t_runnable_tasks_get_a_cpu_under_console_flood(void)
 	CHECK(w <= wait_bound_ticks);
 }
 
-/* SIGKILL one writer in the middle of the flood: it is reaped within KILL_BOUND_TICKS of CPU 0. */
+/* SIGKILL one writer in the middle of the flood: it is reaped within KILL_BOUND_TICKS of every CPU. */
 static void t_killed_writer_is_gone_within_a_second(void)
 {
-	int n = 3 * ncpus() + 3, pids[64], st;
-	long long t0, t1;
+	int n = 3 * ncpus() + 3, pids[64], st, nt;
+	long long t0[MAX_TICK_CPUS], t1[MAX_TICK_CPUS], ticks;
 	int64_t ms0;
 
 	CHECK(n <= 64);
 	CHECK(start_writers(pids, n, flood_seconds + 2) == 0);
 	msleep(500);
-	t0 = cpu0_ticks();
+	nt = read_ticks(t0);
 	ms0 = now_ms();
-	CHECK(t0 >= 0);
+	CHECK(nt > 0);
 	CHECK(kill(pids[0], SIGKILL) == 0);
 	CHECK(waitpid(pids[0], &st, 0) == pids[0]);
-	t1 = cpu0_ticks();
+	CHECK(read_ticks(t1) == nt);
+	ticks = least_ticks_between(t0, t1, nt);
 	printf("loadtest: killed writer reaped after %lld ticks (%lld ms; bound %d ticks)\n",
-	       t1 - t0, (long long)(now_ms() - ms0), KILL_BOUND_TICKS);
+	       ticks, (long long)(now_ms() - ms0), KILL_BOUND_TICKS);
 	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
 	for (int i = 1; i < n; i++)
 		kill(pids[i], SIGKILL);
 	for (int i = 1; i < n; i++)
 		waitpid(pids[i], &st, 0);
-	CHECK(t1 - t0 <= KILL_BOUND_TICKS);
+	CHECK(ticks <= KILL_BOUND_TICKS);
 }
 
 static volatile int alarms;
