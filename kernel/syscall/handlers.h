@@ -77,6 +77,12 @@ long sys_sched_yield(void);
 long sys_nanosleep(const void *ureq, void *urem);
 long sys_sched_setaffinity(int pid, unsigned len, const void *umask);
 long sys_sched_getaffinity(int pid, unsigned len, void *umask);
+long sys_getcpu(unsigned *ucpu, unsigned *unode, void *unused_cache);
+/* kernel/process/groups.c */
+long sys_getgroups(int size, void *ulist);
+long sys_setgroups(int size, const void *ulist);
+long sys_getgroups32(int size, void *ulist);
+long sys_setgroups32(int size, const void *ulist);
 /* fs/read_write.c */
 long sys_read(int fd, void *ubuf, size_t count);
 long sys_write(int fd, const void *ubuf, size_t count);

@@ -106,6 +106,11 @@ const struct syscall_desc syscall_table[] = {
 	SYSCALL(set_robust_list,    2, 0),
 	SYSCALL(prlimit64,          4, 0),
 	SYSCALL(getrandom,          3, 0),
+	SYSCALL(getcpu,             3, 0),       /* kernel/sched/sys_sched.c */
+	SYSCALL(getgroups,          2, 0),       /* kernel/process/groups.c */
+	SYSCALL(setgroups,          2, 0),
+	SYSCALL(getgroups32,        2, 0),
+	SYSCALL(setgroups32,        2, 0),
 	/* Newer calls glibc tries first and falls back from: -ENOSYS, not logged. */
 	SYSCALL_NI(statx,              0, SYS_FALLBACK),
 	SYSCALL_NI(clone3,             0, SYS_FALLBACK),
