@@ -173,6 +173,8 @@ const struct syscall_desc syscall_table[] = {
 	SYSCALL(dup2,              2, 0),
 	SYSCALL(dup3,              3, 0),
 	SYSCALL(fcntl64,           3, 0),
+	/* The old fcntl: the same commands (smpix has no record locks, whose struct differs). */
+	SYSCALL_AS(fcntl, fcntl64, 3, 0),
 	SYSCALL(flock,             2, 0),       /* fs/flock.c takes the BKL itself, as 2.6.6 did */
 	SYSCALL(access,            2, 0),
 	SYSCALL(faccessat,         3, 0),

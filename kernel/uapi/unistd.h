@@ -159,6 +159,7 @@
 #define __NR_clone3                 435
 
 /* What real programs call besides (busybox: docs/userland.md). */
+#define __NR_fcntl                  55
 #define __NR_getgroups              80
 #define __NR_setgroups              81
 #define __NR_getgroups32            205

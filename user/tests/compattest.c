@@ -15,6 +15,7 @@
 #include "gtest.h"
 
 #ifndef __NR_getgroups
+#define __NR_fcntl 55
 #define __NR_getgroups 80
 #define __NR_setgroups 81
 #define __NR_getgroups32 205
@@ -214,6 +215,34 @@ static void t_groups_fork_exec(void)
 	in_child(groups_inherited);
 }
 
+/* ---- fcntl (55), the old number ----------------------------------------------------------- */
+
+static void t_fcntl_old(void)
+{
+	int fd = (int)SYS2(__NR_open, "/", O_RDONLY), dup;
+
+	CHECK(fd >= 0);
+	CHECK(SYS3(__NR_fcntl, fd, F_GETFD, 0) == 0);
+	CHECK(SYS3(__NR_fcntl, fd, F_SETFD, FD_CLOEXEC) == 0);
+	CHECK(SYS3(__NR_fcntl, fd, F_GETFD, 0) == FD_CLOEXEC);
+	CHECK((SYS3(__NR_fcntl, fd, F_GETFL, 0) & O_NONBLOCK) == 0);
+	CHECK(SYS3(__NR_fcntl, fd, F_SETFL, O_NONBLOCK) == 0);
+	CHECK(SYS3(__NR_fcntl, fd, F_GETFL, 0) & O_NONBLOCK);
+	CHECK(SYS3(__NR_fcntl64, fd, F_GETFL, 0) == SYS3(__NR_fcntl, fd, F_GETFL, 0));
+	dup = (int)SYS3(__NR_fcntl, fd, F_DUPFD, 50);
+	CHECK(dup >= 50);
+	CHECK(SYS3(__NR_fcntl, dup, F_GETFD, 0) == 0);          /* F_DUPFD: no close-on-exec */
+	gt_close(dup);
+	dup = (int)SYS3(__NR_fcntl, fd, F_DUPFD_CLOEXEC, 60);
+	CHECK(dup >= 60 && SYS3(__NR_fcntl, dup, F_GETFD, 0) == FD_CLOEXEC);
+	gt_close(dup);
+	CHECK(SYS3(__NR_fcntl, fd, F_DUPFD, -1) == -EINVAL);
+	CHECK(SYS3(__NR_fcntl, fd, 9999, 0) == -EINVAL);
+	gt_close(fd);
+	CHECK(SYS3(__NR_fcntl, fd, F_GETFD, 0) == -EBADF);
+	CHECK(SYS3(__NR_fcntl, fd, 9999, 0) == -EBADF);
+}
+
 /* ---- getcpu -------------------------------------------------------------------------------- */
 
 static void t_getcpu(void)
@@ -279,6 +308,7 @@ int main(int argc, char **argv)
 	} else {
 		skip("setgroups", "not root (setgroups needs CAP_SETGID on Linux)");
 	}
+	gt_run("fcntl_old", t_fcntl_old);
 	gt_run("getcpu", t_getcpu);
 	gt_run("getcpu_pinned", t_getcpu_pinned);
 	gt_finish();
