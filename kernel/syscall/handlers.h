@@ -92,6 +92,8 @@ long sys_pread64(int fd, void *ubuf, size_t count, uint32_t pos_lo, uint32_t pos
 long sys_pwrite64(int fd, const void *ubuf, size_t count, uint32_t pos_lo, uint32_t pos_hi);
 long sys_lseek(int fd, long offset, int whence);
 long sys__llseek(int fd, uint32_t offset_high, uint32_t offset_low, void *uresult, int whence);
+long sys_sendfile(int out_fd, int in_fd, void *uoffset, size_t count);
+long sys_sendfile64(int out_fd, int in_fd, void *uoffset, size_t count);
 /* fs/open.c */
 long sys_open(const char *upath, int flags, uint32_t mode);
 long sys_openat(int dirfd, const char *upath, int flags, uint32_t mode);

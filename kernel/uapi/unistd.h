@@ -162,8 +162,10 @@
 #define __NR_fcntl                  55
 #define __NR_getgroups              80
 #define __NR_setgroups              81
+#define __NR_sendfile               187
 #define __NR_getgroups32            205
 #define __NR_setgroups32            206
+#define __NR_sendfile64             239
 #define __NR_getcpu                 318
 
 #define CLOCK_REALTIME         0

@@ -15,6 +15,8 @@
 #include "gtest.h"
 
 #ifndef __NR_getgroups
+#define __NR_sendfile 187
+#define __NR_sendfile64 239
 #define __NR_fcntl 55
 #define __NR_getgroups 80
 #define __NR_setgroups 81
@@ -243,6 +245,173 @@ static void t_fcntl_old(void)
 	CHECK(SYS3(__NR_fcntl, fd, 9999, 0) == -EBADF);
 }
 
+/* ---- sendfile, sendfile64 ------------------------------------------------------------------- */
+
+static char src_path[64], dst_path[64];
+static char big[10000], back[10000];
+
+static int make_file(const char *path, const char *data, size_t n)
+{
+	int fd = (int)SYS3(__NR_open, path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+	if (fd >= 0 && gt_write(fd, data, n) != (long)n)
+		return -1;
+	return fd;
+}
+
+static long pos_of(int fd)
+{
+	return SYS3(__NR_lseek, fd, 0, SEEK_CUR);
+}
+
+/* The whole of path, into buf (n bytes at most): its length. */
+static long contents(const char *path, char *buf, size_t n)
+{
+	int fd = (int)SYS2(__NR_open, path, O_RDONLY);
+	long got = 0, r;
+
+	if (fd < 0)
+		return fd;
+	while (got < (long)n && (r = gt_read(fd, buf + got, n - got)) > 0)
+		got += r;
+	gt_close(fd);
+	return got;
+}
+
+static void sendfile_paths(void)
+{
+	int pid = (int)SYS0(__NR_getpid);
+
+	snprintf(src_path, sizeof(src_path), "/tmp/compattest.%d.src", pid);
+	snprintf(dst_path, sizeof(dst_path), "/tmp/compattest.%d.dst", pid);
+}
+
+static void sendfile_cleanup(void)
+{
+	SYS1(__NR_unlink, src_path);
+	SYS1(__NR_unlink, dst_path);
+}
+
+static void t_sendfile(void)
+{
+	int in, out;
+	int64_t off;
+	int32_t off32;
+	char buf[32];
+
+	sendfile_paths();
+	in = make_file(src_path, "0123456789", 10);
+	out = make_file(dst_path, "", 0);
+	CHECK(in >= 0 && out >= 0);
+	CHECK(SYS3(__NR_lseek, in, 0, SEEK_SET) == 0);
+	/* No offset: from in's position, which moves; out's moves too. */
+	CHECK(SYS4(__NR_sendfile64, out, in, 0, 4) == 4);
+	CHECK(pos_of(in) == 4 && pos_of(out) == 4);
+	/* An offset: read there, the offset moves, in's position does not. */
+	off = 6;
+	CHECK(SYS4(__NR_sendfile64, out, in, &off, 3) == 3);
+	CHECK(off == 9 && pos_of(in) == 4 && pos_of(out) == 7);
+	off = 100;
+	CHECK(SYS4(__NR_sendfile64, out, in, &off, 5) == 0 && off == 100);     /* past the end */
+	CHECK(SYS4(__NR_sendfile64, out, in, 0, 0) == 0 && pos_of(in) == 4);   /* count 0 */
+	/* The rest, asking for more than there is. */
+	CHECK(SYS4(__NR_sendfile64, out, in, 0, 100) == 6 && pos_of(in) == 10);
+	CHECK(SYS4(__NR_sendfile64, out, in, 0, 100) == 0);
+	/* The 32-bit call, with and without an offset. */
+	off32 = 2;
+	CHECK(SYS4(__NR_sendfile, out, in, &off32, 2) == 2 && off32 == 4);
+	CHECK(SYS3(__NR_lseek, in, 8, SEEK_SET) == 8);
+	CHECK(SYS4(__NR_sendfile, out, in, 0, 5) == 2 && pos_of(in) == 10);
+	CHECK(contents(dst_path, buf, sizeof(buf)) == 17);
+	CHECK(memcmp(buf, "01236784567892389", 17) == 0);
+	gt_close(in);
+	gt_close(out);
+	sendfile_cleanup();
+}
+
+/* More than a page, to a pipe and to a file: every byte arrives, in order. */
+static void t_sendfile_big(void)
+{
+	int in, out, p[2];
+	int64_t off = 0;
+	long got = 0, r;
+
+	sendfile_paths();
+	for (size_t i = 0; i < sizeof(big); i++)
+		big[i] = (char)('a' + (i * 7 + i / 26) % 26);
+	in = make_file(src_path, big, sizeof(big));
+	out = make_file(dst_path, "", 0);
+	CHECK(in >= 0 && out >= 0);
+	CHECK(SYS4(__NR_sendfile64, out, in, &off, sizeof(big)) == (long)sizeof(big));
+	CHECK(off == (int64_t)sizeof(big) && pos_of(in) == (long)sizeof(big));
+	CHECK(contents(dst_path, back, sizeof(back)) == (long)sizeof(big));
+	CHECK(memcmp(big, back, sizeof(big)) == 0);
+	/* To a pipe (in pieces: a pipe holds less than the file). */
+	CHECK(SYS1(__NR_pipe, p) == 0);
+	off = 0;
+	memset(back, 0, sizeof(back));
+	while (got < (long)sizeof(big)) {
+		r = SYS4(__NR_sendfile64, p[1], in, &off, MIN(3000, sizeof(big) - off));
+		CHECK(r > 0);
+		CHECK(gt_read(p[0], back + got, sizeof(back) - got) == r);
+		got += r;
+	}
+	CHECK(memcmp(big, back, sizeof(big)) == 0);
+	gt_close(p[0]);
+	gt_close(p[1]);
+	gt_close(in);
+	gt_close(out);
+	sendfile_cleanup();
+}
+
+static void t_sendfile_errors(void)
+{
+	int in, out, ro, wo, app, dir, p[2];
+	int64_t off;
+	int32_t off32;
+
+	sendfile_paths();
+	in = make_file(src_path, "0123456789", 10);
+	out = make_file(dst_path, "", 0);
+	CHECK(in >= 0 && out >= 0 && SYS1(__NR_pipe, p) == 0);
+	ro = (int)SYS2(__NR_open, dst_path, O_RDONLY);
+	wo = (int)SYS2(__NR_open, src_path, O_WRONLY);
+	app = (int)SYS2(__NR_open, dst_path, O_WRONLY | O_APPEND);
+	dir = (int)SYS2(__NR_open, "/", O_RDONLY);
+	CHECK(ro >= 0 && wo >= 0 && app >= 0 && dir >= 0);
+	off = 0;
+	CHECK(SYS4(__NR_sendfile64, out, 99, &off, 1) == -EBADF);
+	CHECK(SYS4(__NR_sendfile64, 99, in, &off, 1) == -EBADF);
+	CHECK(SYS4(__NR_sendfile64, 99, in, &off, 0) == -EBADF);       /* fds first, even for 0 bytes */
+	CHECK(SYS4(__NR_sendfile64, out, wo, &off, 1) == -EBADF);      /* in not open for reading */
+	CHECK(SYS4(__NR_sendfile64, ro, in, &off, 1) == -EBADF);       /* out not open for writing */
+	CHECK(SYS4(__NR_sendfile64, out, p[0], &off, 1) == -ESPIPE);   /* an offset into a pipe */
+	CHECK(gt_write(p[1], "x", 1) == 1);
+	CHECK(SYS4(__NR_sendfile64, out, p[0], 0, 1) == -EINVAL);      /* a pipe is no source */
+	CHECK(SYS4(__NR_sendfile64, out, dir, 0, 1) == -EINVAL);       /* nor is a directory */
+	CHECK(SYS4(__NR_sendfile64, app, in, &off, 1) == -EINVAL);     /* out may not be O_APPEND */
+	off = -1;
+	CHECK(SYS4(__NR_sendfile64, out, in, &off, 1) == -EINVAL);
+	CHECK(SYS4(__NR_sendfile64, out, in, BAD_UNMAP, 1) == -EFAULT);
+	CHECK(SYS4(__NR_sendfile, out, in, BAD_UNMAP, 1) == -EFAULT);
+	CHECK(SYS4(__NR_sendfile64, 98, 99, BAD_UNMAP, 1) == -EFAULT); /* the offset is read first */
+	/* The 32-bit call stops at 2 GiB - 1; the 64-bit one does not. */
+	off32 = 0x7FFFFFFF;
+	CHECK(SYS4(__NR_sendfile, out, in, &off32, 1) == -EOVERFLOW);
+	off = 0x7FFFFFFF;
+	CHECK(SYS4(__NR_sendfile64, out, in, &off, 1) == 0);
+	CHECK(pos_of(out) == 0);        /* nothing was written by any of these */
+	gt_close(in);
+	gt_close(out);
+	gt_close(ro);
+	gt_close(wo);
+	gt_close(app);
+	gt_close(dir);
+	gt_close(p[0]);
+	gt_close(p[1]);
+	sendfile_cleanup();
+}
+
 /* ---- getcpu -------------------------------------------------------------------------------- */
 
 static void t_getcpu(void)
@@ -309,6 +478,9 @@ int main(int argc, char **argv)
 		skip("setgroups", "not root (setgroups needs CAP_SETGID on Linux)");
 	}
 	gt_run("fcntl_old", t_fcntl_old);
+	gt_run("sendfile", t_sendfile);
+	gt_run("sendfile_big", t_sendfile_big);
+	gt_run("sendfile_errors", t_sendfile_errors);
 	gt_run("getcpu", t_getcpu);
 	gt_run("getcpu_pinned", t_getcpu_pinned);
 	gt_finish();
