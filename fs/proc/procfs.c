@@ -478,9 +478,17 @@ static int proc_fill(struct mount *m)
 	return 0;
 }
 
+/* An unmounted instance: every inode but the root was dropped when unused; the root goes now. */
+static void proc_kill(struct mount *m)
+{
+	m->root->i_count = 0;
+	proc_evict(m->root);
+}
+
 static const struct filesystem_type proc_fs_type = {
 	.name = "proc",
 	.fill = proc_fill,
+	.kill = proc_kill,
 };
 
 void procfs_init(void)
@@ -488,6 +496,7 @@ void procfs_init(void)
 	int err;
 
 	ioctl_mode_init();
+	register_filesystem(&proc_fs_type);     /* mount -t proc proc DIR makes another instance */
 	err = vfs_mount(&proc_fs_type, "/proc");
 	if (err)
 		printk("procfs: cannot mount on /proc: error %d\n", err);

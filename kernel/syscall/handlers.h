@@ -138,6 +138,11 @@ long sys_stat64(const char *upath, void *ubuf);
 long sys_lstat64(const char *upath, void *ubuf);
 long sys_fstat64(int fd, void *ubuf);
 long sys_fstatat64(int dirfd, const char *upath, void *ubuf, int flags);
+/* fs/sys_mount.c */
+long sys_mount(const char *usource, const char *utarget, const char *utype, unsigned long flags,
+	       const void *udata);
+long sys_umount(const char *utarget);
+long sys_umount2(const char *utarget, int flags);
 /* fs/readdir.c */
 long sys_getdents64(int fd, void *ubuf, unsigned count);
 /* fs/ioctl/ioctl.c */

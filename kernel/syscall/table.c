@@ -195,6 +195,9 @@ const struct syscall_desc syscall_table[] = {
 	SYSCALL(pipe,              1, 0),
 	SYSCALL(pipe2,             2, 0),
 	SYSCALL(poll,              3, 0),       /* fs/poll.c */
+	SYSCALL(mount,             5, 0),       /* fs/sys_mount.c */
+	SYSCALL(umount,            1, 0),
+	SYSCALL(umount2,           2, 0),
 };
 
 const unsigned syscall_table_len = sizeof(syscall_table) / sizeof(syscall_table[0]);

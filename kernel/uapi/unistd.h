@@ -159,6 +159,9 @@
 #define __NR_clone3                 435
 
 /* What real programs call besides (busybox: docs/userland.md). */
+#define __NR_mount                  21
+#define __NR_umount                 22
+#define __NR_umount2                52
 #define __NR_fcntl                  55
 #define __NR_getgroups              80
 #define __NR_setgroups              81

@@ -15,6 +15,9 @@
 #include "gtest.h"
 
 #ifndef __NR_getgroups
+#define __NR_mount 21
+#define __NR_umount 22
+#define __NR_umount2 52
 #define __NR_sendfile 187
 #define __NR_sendfile64 239
 #define __NR_fcntl 55
@@ -412,6 +415,313 @@ static void t_sendfile_errors(void)
 	sendfile_cleanup();
 }
 
+/* ---- mount, umount2, umount ------------------------------------------------------------------- */
+
+#define MNT_FORCE   1
+#define MNT_DETACH  2
+#define MNT_EXPIRE  4
+#define MS_BIND     0x1000
+#define MS_REMOUNT  0x20
+
+static char mnt[64], sub[80], file_in[80];
+
+static inline long gt_syscall5(long nr, long a, long b, long c, long d, long e)
+{
+	long r;
+
+	__asm__ volatile("int $0x80" : "=a"(r) : "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d), "D"(e) : "memory");
+	return r;
+}
+
+static long do_mount(const char *source, const char *target, const char *type, unsigned long flags)
+{
+	return gt_syscall5(__NR_mount, (long)source, (long)target, (long)type, (long)flags, 0);
+}
+
+static long umount2(const char *target, int flags)
+{
+	return SYS2(__NR_umount2, target, flags);
+}
+
+/*
+ * On Linux, the mount tests must never touch the host's own mount table:
+ * each runs in a child that first moves to a mount namespace of its own
+ * (unshare(CLONE_NEWNS)) and makes every mount in it private, as
+ * `unshare -m` does. That needs root; without it they are skipped. smpix
+ * has one mount table, and the test is alone in it.
+ */
+#define __NR_unshare 310
+#define CLONE_NEWNS  0x00020000
+#define MS_REC       0x4000
+#define MS_PRIVATE   (1 << 18)
+
+static int own_mount_namespace(void)
+{
+	long r;
+
+	if (!ON_LINUX)
+		return 0;
+	r = SYS1(__NR_unshare, CLONE_NEWNS);
+	if (r == 0)
+		r = do_mount(NULL, "/", NULL, MS_REC | MS_PRIVATE);
+	return (int)r;
+}
+
+static bool mounts_ok(void)
+{
+	int pid, st;
+
+	if (!ON_LINUX)
+		return true;
+	pid = gt_fork();
+	if (pid == 0)
+		gt_exit(own_mount_namespace() == 0 ? 0 : 1);
+	st = gt_wait(pid);
+	if (st != 0)
+		skip("mount", "cannot make a mount namespace of its own here (unshare(CLONE_NEWNS) needs root)");
+	return st == 0;
+}
+
+static bool exists(const char *path)
+{
+	struct stat64 st;
+
+	return SYS2(__NR_stat64, path, &st) == 0;
+}
+
+/* A fresh directory to mount on, /tmp/compattest.PID.mnt, and names inside it. */
+static void mount_paths(void)
+{
+	int pid = (int)SYS0(__NR_getpid);
+
+	snprintf(mnt, sizeof(mnt), "/tmp/compattest.%d.mnt", pid);
+	snprintf(sub, sizeof(sub), "%s/sub", mnt);
+	snprintf(file_in, sizeof(file_in), "%s/file", mnt);
+	SYS2(__NR_mkdir, mnt, 0755);
+}
+
+static long inodes_now(void)
+{
+	struct counts c;
+
+	return gt_read_counts(&c) < 0 ? -1 : c.inodes;
+}
+
+/* Is there a line "SOURCE PATH TYPE ..." in /proc/mounts? */
+static bool in_proc_mounts(const char *source, const char *path, const char *type)
+{
+	static char text[8192], line[200];
+	int fd = (int)SYS2(__NR_open, "/proc/mounts", O_RDONLY);
+	long n = 0, r;
+
+	if (fd < 0)
+		return false;
+	while (n < (long)sizeof(text) - 1 && (r = gt_read(fd, text + n, sizeof(text) - 1 - n)) > 0)
+		n += r;
+	gt_close(fd);
+	text[n] = 0;
+	snprintf(line, sizeof(line), "%s %s %s ", source, path, type);
+	return gt_strstr(text, line) != NULL;
+}
+
+static void mount_proc(void)
+{
+	char link[16], want[16];
+	char self[96];
+	long n;
+
+	CHECK(own_mount_namespace() == 0);
+	mount_paths();
+	CHECK(do_mount("proc", mnt, "proc", 0) == 0);
+	snprintf(self, sizeof(self), "%s/self", mnt);
+	n = SYS3(__NR_readlink, self, link, sizeof(link) - 1);
+	CHECK(n > 0);
+	link[n] = 0;
+	snprintf(want, sizeof(want), "%d", (int)SYS0(__NR_getpid));
+	CHECK(strcmp(link, want) == 0);                         /* a working procfs: /proc/self is us */
+	CHECK(in_proc_mounts("proc", mnt, "proc"));
+	CHECK(umount2(mnt, 0) == 0);
+	CHECK(!exists(self));
+	CHECK(!in_proc_mounts("proc", mnt, "proc"));
+	CHECK(SYS1(__NR_rmdir, mnt) == 0);
+}
+
+static void t_mount_proc(void)
+{
+	in_child(mount_proc);
+}
+
+static void mount_tmpfs(void)
+{
+	static const char *const types[] = { "tmpfs", "ramfs" };
+	long before = ON_LINUX ? 0 : inodes_now();
+
+	CHECK(own_mount_namespace() == 0);
+	mount_paths();
+	for (int i = 0; i < 2; i++) {
+		int fd;
+
+		CHECK(do_mount("none", mnt, types[i], 0) == 0);
+		CHECK(in_proc_mounts("none", mnt, types[i]));
+		CHECK(!exists(file_in));                        /* a new, empty file system */
+		fd = (int)SYS3(__NR_open, file_in, O_WRONLY | O_CREAT, 0644);
+		CHECK(fd >= 0 && gt_write(fd, "data", 4) == 4);
+		gt_close(fd);
+		CHECK(SYS2(__NR_mkdir, sub, 0755) == 0);
+		CHECK(exists(file_in) && exists(sub));
+		CHECK(umount2(mnt, 0) == 0);
+		CHECK(!exists(file_in) && !exists(sub));       /* gone with the file system */
+	}
+	CHECK(SYS1(__NR_rmdir, mnt) == 0);
+	if (!ON_LINUX)
+		CHECK(inodes_now() == before);                  /* every inode of the instances freed */
+}
+
+static void t_mount_tmpfs(void)
+{
+	in_child(mount_tmpfs);
+}
+
+static void mount_devtmpfs(void)
+{
+	char null[96];
+	struct stat64 st;
+
+	CHECK(own_mount_namespace() == 0);
+	mount_paths();
+	snprintf(null, sizeof(null), "%s/null", mnt);
+	CHECK(do_mount("devtmpfs", mnt, "devtmpfs", 0) == 0);
+	CHECK(SYS2(__NR_stat64, null, &st) == 0 && S_ISCHR(st.st_mode));
+	CHECK(umount2(mnt, 0) == 0);
+	CHECK(!exists(null));
+	CHECK(SYS1(__NR_rmdir, mnt) == 0);
+}
+
+static void t_mount_devtmpfs(void)
+{
+	in_child(mount_devtmpfs);
+}
+
+static void mount_errors(void)
+{
+	int fd;
+
+	CHECK(own_mount_namespace() == 0);
+	mount_paths();
+	fd = (int)SYS3(__NR_open, file_in, O_WRONLY | O_CREAT, 0644);
+	CHECK(fd >= 0);
+	gt_close(fd);
+	CHECK(do_mount("x", mnt, "nosuchfs", 0) == -ENODEV);
+	CHECK(do_mount("x", "/nonexistent/dir", "nosuchfs", 0) == -ENOENT);    /* the target first */
+	CHECK(do_mount("x", "/nonexistent", "tmpfs", 0) == -ENOENT);
+	CHECK(do_mount("x", file_in, "tmpfs", 0) == -ENOTDIR);
+	CHECK(do_mount("x", file_in, "proc", 0) == -ENOTDIR);
+	CHECK(do_mount("x", mnt, NULL, 0) == -EINVAL);
+	CHECK(do_mount("x", mnt, BAD_UNMAP, 0) == -EFAULT);
+	CHECK(do_mount(BAD_UNMAP, mnt, "tmpfs", 0) == -EFAULT);
+	CHECK(do_mount("x", BAD_UNMAP, "tmpfs", 0) == -EFAULT);
+	CHECK(do_mount("x", "", "tmpfs", 0) == -ENOENT);
+	if (!ON_LINUX) {
+		/* smpix cannot bind, remount or mount read-only, and says so (Linux does them). */
+		CHECK(do_mount("/", mnt, NULL, MS_BIND) == -EINVAL);
+		CHECK(do_mount("x", mnt, "tmpfs", MS_REMOUNT) == -EINVAL);
+	}
+	CHECK(SYS1(__NR_unlink, file_in) == 0);
+	CHECK(SYS1(__NR_rmdir, mnt) == 0);
+}
+
+static void t_mount_errors(void)
+{
+	in_child(mount_errors);
+}
+
+static void umount_busy(void)
+{
+	int fd;
+	char buf[8];
+
+	CHECK(own_mount_namespace() == 0);
+	mount_paths();
+	CHECK(umount2(mnt, 0) == -EINVAL);                      /* not a mount point */
+	CHECK(umount2("/nonexistent", 0) == -ENOENT);
+	CHECK(umount2(BAD_UNMAP, 0) == -EFAULT);
+	CHECK(umount2(mnt, 0x100) == -EINVAL);                  /* an unknown flag, checked first */
+	CHECK(umount2("/nonexistent", 0x100) == -EINVAL);
+	CHECK(do_mount("none", mnt, "tmpfs", 0) == 0);
+	CHECK(umount2(mnt, MNT_EXPIRE | MNT_DETACH) == -EINVAL);
+	/* An open file inside: busy. */
+	fd = (int)SYS3(__NR_open, file_in, O_RDWR | O_CREAT, 0644);
+	CHECK(fd >= 0 && gt_write(fd, "kept", 4) == 4);
+	CHECK(umount2(mnt, 0) == -EBUSY);
+	CHECK(umount2(mnt, MNT_EXPIRE) == -EBUSY);
+	gt_close(fd);
+	/* The current directory inside: busy. */
+	CHECK(SYS2(__NR_mkdir, sub, 0755) == 0);
+	CHECK(SYS1(__NR_chdir, sub) == 0);
+	CHECK(umount2(mnt, 0) == -EBUSY);
+	CHECK(SYS1(__NR_chdir, "/") == 0);
+	/* A mount below it: busy; that one first. */
+	CHECK(do_mount("none", sub, "tmpfs", 0) == 0);
+	CHECK(umount2(mnt, 0) == -EBUSY);
+	CHECK(umount2(sub, 0) == 0);
+	/* MNT_FORCE, where nothing is in use, is a plain umount. */
+	CHECK(umount2(mnt, MNT_FORCE) == 0);
+	CHECK(umount2(mnt, 0) == -EINVAL);
+	/* MNT_DETACH: out of the tree at once, while an open file inside still works. */
+	CHECK(do_mount("none", mnt, "tmpfs", 0) == 0);
+	fd = (int)SYS3(__NR_open, file_in, O_RDWR | O_CREAT, 0644);
+	CHECK(fd >= 0 && gt_write(fd, "held", 4) == 4);
+	CHECK(umount2(mnt, MNT_DETACH) == 0);
+	CHECK(!exists(file_in));
+	CHECK(SYS3(__NR_lseek, fd, 0, SEEK_SET) == 0 && gt_read(fd, buf, 4) == 4 && memcmp(buf, "held", 4) == 0);
+	gt_close(fd);
+	CHECK(SYS1(__NR_rmdir, mnt) == 0);
+}
+
+static void t_umount_busy(void)
+{
+	in_child(umount_busy);
+}
+
+static void umount_expire_stack(void)
+{
+	char self[96];
+	int fd;
+
+	CHECK(own_mount_namespace() == 0);
+	mount_paths();
+	/* MNT_EXPIRE: the first call marks it, a second one (nothing used it since) unmounts. */
+	CHECK(do_mount("none", mnt, "tmpfs", 0) == 0);
+	CHECK(umount2(mnt, MNT_EXPIRE) == -EAGAIN);
+	CHECK(umount2(mnt, MNT_EXPIRE) == 0);
+	CHECK(do_mount("none", mnt, "tmpfs", 0) == 0);
+	CHECK(umount2(mnt, MNT_EXPIRE) == -EAGAIN);
+	CHECK(!exists(file_in));                                /* a use: the mark is gone */
+	CHECK(umount2(mnt, MNT_EXPIRE) == -EAGAIN);
+	CHECK(umount2(mnt, MNT_EXPIRE) == 0);
+	/* Stacked on one directory: each umount takes the top one off. */
+	CHECK(do_mount("none", mnt, "tmpfs", 0) == 0);
+	CHECK(do_mount("proc", mnt, "proc", 0) == 0);
+	CHECK(do_mount("none", mnt, "ramfs", 0) == 0);
+	fd = (int)SYS3(__NR_open, file_in, O_WRONLY | O_CREAT, 0644);
+	CHECK(fd >= 0);
+	gt_close(fd);
+	snprintf(self, sizeof(self), "%s/self", mnt);
+	CHECK(exists(file_in) && !exists(self));
+	CHECK(umount2(mnt, 0) == 0);
+	CHECK(!exists(file_in) && exists(self));                /* proc, below */
+	CHECK(SYS1(__NR_umount, mnt) == 0);                     /* the oldest call: umount2 without flags */
+	CHECK(!exists(self));
+	CHECK(umount2(mnt, 0) == 0);                            /* the tmpfs at the bottom */
+	CHECK(umount2(mnt, 0) == -EINVAL);
+	CHECK(SYS1(__NR_rmdir, mnt) == 0);
+}
+
+static void t_umount_expire_stack(void)
+{
+	in_child(umount_expire_stack);
+}
+
 /* ---- getcpu -------------------------------------------------------------------------------- */
 
 static void t_getcpu(void)
@@ -457,6 +767,16 @@ static void t_getcpu_pinned(void)
 	in_child(getcpu_pinned);
 }
 
+static void gt_run_mounts(void)
+{
+	gt_run("mount_proc", t_mount_proc);
+	gt_run("mount_tmpfs", t_mount_tmpfs);
+	gt_run("mount_devtmpfs", t_mount_devtmpfs);
+	gt_run("mount_errors", t_mount_errors);
+	gt_run("umount_busy", t_umount_busy);
+	gt_run("umount_expire_stack", t_umount_expire_stack);
+}
+
 int main(int argc, char **argv)
 {
 	char **envp = argv + argc + 1;
@@ -481,6 +801,8 @@ int main(int argc, char **argv)
 	gt_run("sendfile", t_sendfile);
 	gt_run("sendfile_big", t_sendfile_big);
 	gt_run("sendfile_errors", t_sendfile_errors);
+	if (mounts_ok())
+		gt_run_mounts();
 	gt_run("getcpu", t_getcpu);
 	gt_run("getcpu_pinned", t_getcpu_pinned);
 	gt_finish();
