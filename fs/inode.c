@@ -120,6 +120,11 @@ void inode_touch(struct inode *inode, bool mtime, bool ctime)
 	spin_unlock(&inode->i_lock);
 }
 
+uint32_t inode_time_now(void)
+{
+	return now_seconds();
+}
+
 int inode_count(void)
 {
 	return atomic_read(&inodes_alive);

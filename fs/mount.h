@@ -32,6 +32,7 @@ struct walk_start;
 
 struct filesystem_type {
 	const char *name;               /* for mount(2) and /proc/mounts: "ramfs", "tmpfs", "proc", ... */
+	uint32_t magic;                 /* statfs's f_type: Linux's number for it (kernel/uapi/statfs.h) */
 	/* Build the instance: set m->root to a referenced directory inode (i_mnt = m), m->fs_private. */
 	int (*fill)(struct mount *m);
 	/*

@@ -21,6 +21,7 @@
 #include "kernel/printk.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/stat.h"
+#include "kernel/uapi/statfs.h"
 
 /* The root of the devfs on /dev; NULL until devfs_mount(). Written once. */
 static struct inode *devfs_root;
@@ -37,9 +38,11 @@ static int devfs_fill(struct mount *m)
 	return r;
 }
 
-static const struct filesystem_type devfs_type = { .name = "devfs", .fill = devfs_fill, .kill = ramfs_kill };
+static const struct filesystem_type devfs_type = {
+	.name = "devfs", .magic = TMPFS_MAGIC, .fill = devfs_fill, .kill = ramfs_kill,
+};
 static const struct filesystem_type devtmpfs_type = {
-	.name = "devtmpfs", .fill = devfs_fill, .kill = ramfs_kill,
+	.name = "devtmpfs", .magic = TMPFS_MAGIC, .fill = devfs_fill, .kill = ramfs_kill,
 };
 
 /* Find or make the directory or node name in dir; a referenced inode in *out. */

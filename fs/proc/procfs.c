@@ -39,6 +39,7 @@
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/fcntl.h"
 #include "kernel/uapi/stat.h"
+#include "kernel/uapi/statfs.h"
 
 #define PID_INO_BASE   0x100000u
 #define PID_INO_STRIDE 16u
@@ -487,6 +488,7 @@ static void proc_kill(struct mount *m)
 
 static const struct filesystem_type proc_fs_type = {
 	.name = "proc",
+	.magic = PROC_SUPER_MAGIC,
 	.fill = proc_fill,
 	.kill = proc_kill,
 };

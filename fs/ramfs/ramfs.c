@@ -20,6 +20,7 @@
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/fcntl.h"
 #include "kernel/uapi/stat.h"
+#include "kernel/uapi/statfs.h"
 
 #define RAMFS_MAX_FILE (64ll * 1024 * 1024)     /* a file's size limit: -EFBIG beyond */
 
@@ -592,6 +593,10 @@ void ramfs_kill(struct mount *m)
 	ramfs_evict(root);
 }
 
-const struct filesystem_type ramfs_type = { .name = "ramfs", .fill = ramfs_fill, .kill = ramfs_kill };
+const struct filesystem_type ramfs_type = {
+	.name = "ramfs", .magic = RAMFS_MAGIC, .fill = ramfs_fill, .kill = ramfs_kill,
+};
 /* tmpfs is ramfs under the name Linux programs ask for (smpix has no swap to make it differ). */
-const struct filesystem_type tmpfs_type = { .name = "tmpfs", .fill = ramfs_fill, .kill = ramfs_kill };
+const struct filesystem_type tmpfs_type = {
+	.name = "tmpfs", .magic = TMPFS_MAGIC, .fill = ramfs_fill, .kill = ramfs_kill,
+};

@@ -143,6 +143,11 @@ long sys_mount(const char *usource, const char *utarget, const char *utype, unsi
 	       const void *udata);
 long sys_umount(const char *utarget);
 long sys_umount2(const char *utarget, int flags);
+/* fs/statfs.c */
+long sys_statfs64(const char *upath, size_t size, void *ubuf);
+long sys_fstatfs64(int fd, size_t size, void *ubuf);
+/* fs/utimes.c */
+long sys_utimensat(int dirfd, const char *upath, const void *utimes, int flags);
 /* fs/readdir.c */
 long sys_getdents64(int fd, void *ubuf, unsigned count);
 /* fs/ioctl/ioctl.c */

@@ -198,6 +198,9 @@ const struct syscall_desc syscall_table[] = {
 	SYSCALL(mount,             5, 0),       /* fs/sys_mount.c */
 	SYSCALL(umount,            1, 0),
 	SYSCALL(umount2,           2, 0),
+	SYSCALL(statfs64,          3, 0),       /* fs/statfs.c */
+	SYSCALL(fstatfs64,         3, 0),
+	SYSCALL(utimensat,         4, 0),       /* fs/utimes.c */
 };
 
 const unsigned syscall_table_len = sizeof(syscall_table) / sizeof(syscall_table[0]);

@@ -169,7 +169,10 @@
 #define __NR_getgroups32            205
 #define __NR_setgroups32            206
 #define __NR_sendfile64             239
+#define __NR_statfs64               268
+#define __NR_fstatfs64              269
 #define __NR_getcpu                 318
+#define __NR_utimensat              320
 
 #define CLOCK_REALTIME         0
 #define CLOCK_MONOTONIC        1

@@ -55,6 +55,11 @@ STEPS = [
     ("cp, mv, rm",
      "busybox cp /etc/motd /tmp/a; busybox mv /tmp/a /tmp/b; busybox cat /tmp/b; busybox rm /tmp/b; busybox ls /tmp",
      r"Welcome to smpix\.\n"),
+    ("touch (utimensat)", "busybox touch -d '2001-09-09 01:46:40' /tmp/f; busybox stat -c '%Y %s' /tmp/f",
+     r"1000000000 0\n"),
+    ("df (statfs64)", "busybox df /proc /tmp/p 2>&1 | busybox head -n 2",
+     r"Filesystem\s+1K-blocks\s+Used\s+Available\s+Use% Mounted on\n"
+     r"proc\s+0\s+0\s+0\s+0% /proc\n"),
     ("id (getgroups32)", "busybox id", r"uid=0\(root\) gid=0\(root\)( groups=\S*)?\n"),
     ("mount -t proc", "busybox mkdir /tmp/p; busybox mount -t proc proc /tmp/p; busybox mount | busybox grep /tmp/p",
      r"proc on /tmp/p type proc \(rw\)\n"),

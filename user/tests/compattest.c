@@ -14,7 +14,12 @@
  */
 #include "gtest.h"
 
+#include "kernel/uapi/statfs.h"
+
 #ifndef __NR_getgroups
+#define __NR_statfs64 268
+#define __NR_fstatfs64 269
+#define __NR_utimensat 320
 #define __NR_mount 21
 #define __NR_umount 22
 #define __NR_umount2 52
@@ -415,6 +420,111 @@ static void t_sendfile_errors(void)
 	sendfile_cleanup();
 }
 
+/* ---- utimensat ------------------------------------------------------------------------------ */
+
+#define UTIME_NOW  ((1 << 30) - 1)
+#define UTIME_OMIT ((1 << 30) - 2)
+
+struct ts32 {
+	int32_t sec, nsec;
+};
+
+static bool times_are(const char *path, uint32_t atime, uint32_t mtime)
+{
+	struct stat64 st;
+
+	return SYS2(__NR_stat64, path, &st) == 0 && st.st_atime == atime && st.st_mtime == mtime;
+}
+
+static void t_utimensat(void)
+{
+	struct ts32 t[2] = { { 1000000000, 0 }, { 1234567890, 0 } };
+	struct stat64 st;
+	int fd, dirfd;
+	int32_t now;
+
+	sendfile_paths();
+	fd = make_file(src_path, "x", 1);
+	CHECK(fd >= 0);
+	CHECK(SYS4(__NR_utimensat, AT_FDCWD, src_path, t, 0) == 0);
+	CHECK(times_are(src_path, 1000000000, 1234567890));
+	/* UTIME_OMIT keeps one, UTIME_NOW sets it to now. */
+	t[0].sec = 5;
+	t[1].nsec = UTIME_OMIT;
+	CHECK(SYS4(__NR_utimensat, AT_FDCWD, src_path, t, 0) == 0);
+	CHECK(times_are(src_path, 5, 1234567890));
+	now = (int32_t)SYS1(__NR_time, 0);
+	t[1].nsec = UTIME_NOW;
+	CHECK(SYS4(__NR_utimensat, AT_FDCWD, src_path, t, 0) == 0);
+	CHECK(SYS2(__NR_stat64, src_path, &st) == 0 && st.st_atime == 5);
+	CHECK((int32_t)st.st_mtime >= now - 1 && (int32_t)st.st_mtime <= now + 2);
+	/* NULL times: both now (touch). */
+	CHECK(SYS4(__NR_utimensat, AT_FDCWD, src_path, 0, 0) == 0);
+	CHECK(SYS2(__NR_stat64, src_path, &st) == 0 && (int32_t)st.st_atime >= now - 1);
+	/* A NULL path: the file dirfd is open on (futimens). */
+	t[0].sec = 77;
+	t[0].nsec = 0;
+	t[1].sec = 88;
+	t[1].nsec = 999999999;
+	CHECK(SYS4(__NR_utimensat, fd, 0, t, 0) == 0);
+	CHECK(times_are(src_path, 77, 88));
+	CHECK(SYS4(__NR_utimensat, fd, 0, t, AT_SYMLINK_NOFOLLOW) == -EINVAL);
+	/* Relative to a directory fd, and AT_EMPTY_PATH. */
+	dirfd = (int)SYS2(__NR_open, "/tmp", O_RDONLY);
+	CHECK(dirfd >= 0);
+	t[0].sec = 1;
+	CHECK(SYS4(__NR_utimensat, dirfd, src_path + 5, t, 0) == 0);   /* "compattest.PID.src" */
+	CHECK(times_are(src_path, 1, 88));
+	t[0].sec = 2;
+	CHECK(SYS4(__NR_utimensat, fd, "", t, AT_EMPTY_PATH) == 0);
+	CHECK(times_are(src_path, 2, 88));
+	/* Errors, in Linux's order. */
+	CHECK(SYS4(__NR_utimensat, AT_FDCWD, src_path, BAD_UNMAP, 0) == -EFAULT);
+	CHECK(SYS4(__NR_utimensat, AT_FDCWD, "/nonexistent", t, 0) == -ENOENT);
+	CHECK(SYS4(__NR_utimensat, AT_FDCWD, "", t, 0) == -ENOENT);
+	CHECK(SYS4(__NR_utimensat, AT_FDCWD, 0, t, 0) == -EFAULT);
+	CHECK(SYS4(__NR_utimensat, 99, 0, t, 0) == -EBADF);
+	CHECK(SYS4(__NR_utimensat, AT_FDCWD, src_path, t, 0x8000) == -EINVAL);
+	t[1].nsec = 1000000000;
+	CHECK(SYS4(__NR_utimensat, AT_FDCWD, src_path, t, 0) == -EINVAL);
+	CHECK(SYS4(__NR_utimensat, AT_FDCWD, "/nonexistent", t, 0) == -ENOENT);  /* the path before the time */
+	t[0].nsec = t[1].nsec = UTIME_OMIT;
+	CHECK(SYS4(__NR_utimensat, AT_FDCWD, "/nonexistent", t, 0) == 0);       /* nothing to do: 0 at once */
+	CHECK(times_are(src_path, 2, 88));
+	gt_close(dirfd);
+	gt_close(fd);
+	sendfile_cleanup();
+}
+
+/* ---- statfs64, fstatfs64 ----------------------------------------------------------------------- */
+
+static void t_statfs(void)
+{
+	struct statfs64 st;
+	int fd, p[2];
+
+	memset(&st, 0xff, sizeof(st));
+	CHECK(SYS3(__NR_statfs64, "/proc", sizeof(st), &st) == 0);
+	CHECK(st.f_type == PROC_SUPER_MAGIC && st.f_bsize == 4096 && st.f_namelen == 255);
+	CHECK(st.f_flags & ST_VALID);
+	CHECK(SYS3(__NR_statfs64, "/proc/self", sizeof(st), &st) == 0 && st.f_type == PROC_SUPER_MAGIC);
+	fd = (int)SYS2(__NR_open, "/proc/uptime", O_RDONLY);
+	CHECK(fd >= 0);
+	CHECK(SYS3(__NR_fstatfs64, fd, sizeof(st), &st) == 0 && st.f_type == PROC_SUPER_MAGIC);
+	CHECK(SYS3(__NR_fstatfs64, fd, sizeof(st) - 1, &st) == -EINVAL);
+	CHECK(SYS3(__NR_fstatfs64, fd, sizeof(st), BAD_UNMAP) == -EFAULT);
+	gt_close(fd);
+	CHECK(SYS1(__NR_pipe, p) == 0);
+	CHECK(SYS3(__NR_fstatfs64, p[0], sizeof(st), &st) == 0 && st.f_type == PIPEFS_MAGIC);
+	gt_close(p[0]);
+	gt_close(p[1]);
+	CHECK(SYS3(__NR_fstatfs64, 99, sizeof(st), &st) == -EBADF);
+	CHECK(SYS3(__NR_statfs64, "/nonexistent", sizeof(st), &st) == -ENOENT);
+	CHECK(SYS3(__NR_statfs64, "/proc", sizeof(st), BAD_UNMAP) == -EFAULT);
+	CHECK(SYS3(__NR_statfs64, "/proc", 88, &st) == -EINVAL);
+	CHECK(SYS3(__NR_statfs64, BAD_UNMAP, sizeof(st), &st) == -EFAULT);
+}
+
 /* ---- mount, umount2, umount ------------------------------------------------------------------- */
 
 #define MNT_FORCE   1
@@ -561,8 +671,12 @@ static void mount_tmpfs(void)
 	for (int i = 0; i < 2; i++) {
 		int fd;
 
+		struct statfs64 sf;
+
 		CHECK(do_mount("none", mnt, types[i], 0) == 0);
 		CHECK(in_proc_mounts("none", mnt, types[i]));
+		CHECK(SYS3(__NR_statfs64, mnt, sizeof(sf), &sf) == 0);
+		CHECK(sf.f_type == (i == 0 ? TMPFS_MAGIC : RAMFS_MAGIC));
 		CHECK(!exists(file_in));                        /* a new, empty file system */
 		fd = (int)SYS3(__NR_open, file_in, O_WRONLY | O_CREAT, 0644);
 		CHECK(fd >= 0 && gt_write(fd, "data", 4) == 4);
@@ -586,12 +700,14 @@ static void mount_devtmpfs(void)
 {
 	char null[96];
 	struct stat64 st;
+	struct statfs64 sf;
 
 	CHECK(own_mount_namespace() == 0);
 	mount_paths();
 	snprintf(null, sizeof(null), "%s/null", mnt);
 	CHECK(do_mount("devtmpfs", mnt, "devtmpfs", 0) == 0);
 	CHECK(SYS2(__NR_stat64, null, &st) == 0 && S_ISCHR(st.st_mode));
+	CHECK(SYS3(__NR_statfs64, mnt, sizeof(sf), &sf) == 0 && sf.f_type == TMPFS_MAGIC);
 	CHECK(umount2(mnt, 0) == 0);
 	CHECK(!exists(null));
 	CHECK(SYS1(__NR_rmdir, mnt) == 0);
@@ -803,6 +919,8 @@ int main(int argc, char **argv)
 	gt_run("sendfile_errors", t_sendfile_errors);
 	if (mounts_ok())
 		gt_run_mounts();
+	gt_run("utimensat", t_utimensat);
+	gt_run("statfs", t_statfs);
 	gt_run("getcpu", t_getcpu);
 	gt_run("getcpu_pinned", t_getcpu_pinned);
 	gt_finish();
