@@ -12,6 +12,7 @@
 #include "kernel/mm/uaccess.h"
 #include "kernel/syscall/handlers.h"
 #include "kernel/sched/task.h"
+#include "kernel/sched/waitqueue.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/fcntl.h"
 #include "kernel/uapi/stat.h"
@@ -433,8 +434,12 @@ static long do_sendfile(int out_fd, int in_fd, loff_t *ppos, size_t count, loff_
 	}
 	while (done < count) {
 		size_t chunk = MIN(count - done, (size_t)PAGE_SIZE);
-		ssize_t n = kernel_read(in, buf, chunk, pos), w;
+		ssize_t n, w;
 
+		/* 2 GiB from /dev/zero is a long loop: a signal ends it (what was sent is the answer). */
+		if (done > 0 && task_signal_pending())
+			break;
+		n = kernel_read(in, buf, chunk, pos);
 		if (n <= 0) {
 			r = n;
 			break;

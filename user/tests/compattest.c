@@ -225,6 +225,27 @@ static void t_groups_fork_exec(void)
 	in_child(groups_inherited);
 }
 
+/* A signal ends a long sendfile: 2 GiB from /dev/zero to /dev/null, with SIGALRM due in 1 s. */
+static void t_sendfile_signal(void)
+{
+	int64_t start = gt_now_ms();
+	int pid = gt_fork(), st;
+
+	if (pid == 0) {
+		int zero = (int)SYS2(__NR_open, "/dev/zero", O_RDONLY);
+		int null = (int)SYS2(__NR_open, "/dev/null", O_WRONLY);
+
+		if (zero < 0 || null < 0)
+			gt_exit(2);
+		SYS1(__NR_alarm, 1);    /* SIGALRM's default action ends the process */
+		gt_exit(SYS4(__NR_sendfile64, null, zero, 0, 0x7FFFF000) > 0 ? 0 : 3);
+	}
+	st = gt_wait(pid);
+	/* Linux may finish first (it splices fast); either way, not long after the alarm. */
+	CHECK((WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM) || st == 0);
+	CHECK(gt_now_ms() - start < 6000);
+}
+
 /* ---- fcntl (55), the old number ----------------------------------------------------------- */
 
 static void t_fcntl_old(void)
@@ -917,6 +938,7 @@ int main(int argc, char **argv)
 	gt_run("sendfile", t_sendfile);
 	gt_run("sendfile_big", t_sendfile_big);
 	gt_run("sendfile_errors", t_sendfile_errors);
+	gt_run("sendfile_signal", t_sendfile_signal);
 	if (mounts_ok())
 		gt_run_mounts();
 	gt_run("utimensat", t_utimensat);
