@@ -157,7 +157,8 @@ BUSYBOX ?=
 BUSYBOX_DIR := $(BUILD)/busybox
 BUSYBOX_APPLET_DIR := usr/lib/busybox/bin
 
-$(BUSYBOX_DIR)/busybox: tools/busybox.sh
+# Fetched once: the download is kept until `make clean` (tools/busybox.sh does nothing if it is there).
+$(BUSYBOX_DIR)/busybox:
 	@tools/need.sh dpkg-deb apt-get
 	tools/busybox.sh $(BUSYBOX_DIR)
 
