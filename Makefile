@@ -164,6 +164,53 @@ $(BUILD)/initrd.cpio: $(INITRD_FILES) $(UPROGS)
 	for p in $(USBINS); do strip -o $(BUILD)/initrd/sbin/$$(basename $$p) $$p || exit 1; done
 	cd $(BUILD)/initrd && find . -mindepth 1 | LC_ALL=C sort | cpio --quiet -o -H newc --reproducible -R 0:0 > ../initrd.cpio
 
+# ---- BUSYBOX=1: Debian's busybox-static for i386 in a second initrd ------------------
+# build/initrd-busybox.cpio is build/initrd.cpio's files plus the unmodified /bin/busybox from
+# Debian's package (fetched once into build/busybox/ by tools/busybox.sh with apt-get download
+# and dpkg-deb) and a symlink per applet in /usr/lib/busybox/bin, which /sbin/init puts on PATH
+# after /bin and /sbin: smpix's own tools come first, busybox fills in the rest (docs/userland.md).
+# `make qemu BUSYBOX=1` and `make iso BUSYBOX=1` boot it; the plain initrd stays as it is.
+BUSYBOX ?=
+BUSYBOX_DIR := $(BUILD)/busybox
+BUSYBOX_APPLET_DIR := usr/lib/busybox/bin
+
+# Fetched once: the download is kept until `make clean` (tools/busybox.sh does nothing if it is there).
+$(BUSYBOX_DIR)/busybox:
+	@tools/need.sh dpkg-deb apt-get
+	tools/busybox.sh $(BUSYBOX_DIR)
+
+# Also /etc/passwd and /etc/group naming root, which busybox's id, ls -l and ps look up.
+$(BUILD)/initrd-busybox.cpio: $(BUILD)/initrd.cpio $(BUSYBOX_DIR)/busybox
+	@rm -rf $(BUILD)/initrd-busybox && cp -R $(BUILD)/initrd $(BUILD)/initrd-busybox
+	@mkdir -p $(BUILD)/initrd-busybox/$(BUSYBOX_APPLET_DIR) $(BUILD)/initrd-busybox/etc
+	cp $(BUSYBOX_DIR)/busybox $(BUILD)/initrd-busybox/bin/busybox
+	for a in $$(cat $(BUSYBOX_DIR)/applets); do \
+		ln -s /bin/busybox $(BUILD)/initrd-busybox/$(BUSYBOX_APPLET_DIR)/$$a || exit 1; done
+	echo 'root:x:0:0:root:/:/bin/sh' > $(BUILD)/initrd-busybox/etc/passwd
+	echo 'root:x:0:' > $(BUILD)/initrd-busybox/etc/group
+	cd $(BUILD)/initrd-busybox && find . -mindepth 1 | LC_ALL=C sort | \
+		cpio --quiet -o -H newc --reproducible -R 0:0 > ../initrd-busybox.cpio
+
+busybox: $(BUILD)/initrd-busybox.cpio
+
+# For `make test`: the busybox initrd if busybox can be had here, else the reason, for the
+# session's SKIP (tools/testcases/55_busybox.py). Never fails.
+busybox-maybe: $(BUILD)/initrd.cpio
+	@rm -f $(BUILD)/busybox.unavailable
+	@if ! tools/busybox.sh $(BUSYBOX_DIR) 2>$(BUILD)/busybox.log; then \
+		cp $(BUILD)/busybox.log $(BUILD)/busybox.unavailable; \
+		echo "busybox: not available here, its session will be skipped: $$(tail -n 1 $(BUILD)/busybox.log)"; \
+	else $(MAKE) --no-print-directory $(BUILD)/initrd-busybox.cpio; fi
+
+# What `make qemu` and `make iso` boot.
+ifeq ($(BUSYBOX),1)
+BOOT_INITRD := $(BUILD)/initrd-busybox.cpio
+ISO_FILE := $(BUILD)/smpix-busybox.iso
+else
+BOOT_INITRD := $(BUILD)/initrd.cpio
+ISO_FILE := $(BUILD)/smpix.iso
+endif
+
 # ---- running it -------------------------------------------------------------
 
 QEMU_ACCEL := -accel $(ACCEL)
@@ -177,16 +224,16 @@ QEMUOPTS = -machine pc $(QEMU_ACCEL) -smp $(CPUS) -m $(MEM) -nographic -no-reboo
 # QEMU ends: WRAP_ON does, whatever QEMU's exit status (which it keeps), on a terminal only.
 WRAP_ON = status=$$?; if [ -t 1 ]; then printf '\033[?7h'; fi; exit $$status
 
-qemu: all
+qemu: all $(BOOT_INITRD)
 	@tools/need.sh $(QEMU)
-	$(QEMU) $(QEMUOPTS) -kernel $(BUILD)/kernel.elf -initrd $(BUILD)/initrd.cpio -append "$(APPEND)"; \
+	$(QEMU) $(QEMUOPTS) -kernel $(BUILD)/kernel.elf -initrd $(BOOT_INITRD) -append "$(APPEND)"; \
 		$(WRAP_ON)
 
-qemu-gdb: all
+qemu-gdb: all $(BOOT_INITRD)
 	@tools/need.sh $(QEMU) gdb
 	@echo "target remote localhost:$(GDBPORT)" > $(BUILD)/gdb-target.gdb
 	@echo "*** QEMU is halted, waiting for gdb on port $(GDBPORT): run 'make gdb' in another terminal"
-	$(QEMU) $(QEMUOPTS) -kernel $(BUILD)/kernel.elf -initrd $(BUILD)/initrd.cpio -append "$(APPEND)" \
+	$(QEMU) $(QEMUOPTS) -kernel $(BUILD)/kernel.elf -initrd $(BOOT_INITRD) -append "$(APPEND)" \
 		-S -gdb tcp::$(GDBPORT); $(WRAP_ON)
 
 # gdb connects to the port that `make qemu-gdb` wrote in build/gdb-target.gdb; if that
@@ -200,18 +247,24 @@ gdb:
 
 # ---- the GRUB ISO -------------------------------------------------------------
 
-$(BUILD)/smpix.iso: $(BUILD)/kernel.elf $(BUILD)/initrd.cpio boot/grub.cfg
+# build/smpix.iso, and with BUSYBOX=1 build/smpix-busybox.iso: the same, with busybox's initrd.
+define ISO_RULE
+$(BUILD)/$(1).iso: $(BUILD)/kernel.elf $(2) boot/grub.cfg
 	@tools/need.sh grub-mkrescue xorriso mformat
-	@rm -rf $(BUILD)/iso && mkdir -p $(BUILD)/iso/boot/grub
-	cp $(BUILD)/kernel.elf $(BUILD)/initrd.cpio $(BUILD)/iso/boot/
-	cp boot/grub.cfg $(BUILD)/iso/boot/grub/grub.cfg
-	grub-mkrescue -o $@ $(BUILD)/iso 2>$(BUILD)/grub-mkrescue.log || (cat $(BUILD)/grub-mkrescue.log; false)
+	@rm -rf $(BUILD)/$(1)-iso && mkdir -p $(BUILD)/$(1)-iso/boot/grub
+	cp $(BUILD)/kernel.elf $(BUILD)/$(1)-iso/boot/
+	cp $(2) $(BUILD)/$(1)-iso/boot/initrd.cpio
+	cp boot/grub.cfg $(BUILD)/$(1)-iso/boot/grub/grub.cfg
+	grub-mkrescue -o $$@ $(BUILD)/$(1)-iso 2>$(BUILD)/grub-mkrescue.log || (cat $(BUILD)/grub-mkrescue.log; false)
+endef
+$(eval $(call ISO_RULE,smpix,$(BUILD)/initrd.cpio))
+$(eval $(call ISO_RULE,smpix-busybox,$(BUILD)/initrd-busybox.cpio))
 
-iso: $(BUILD)/smpix.iso
+iso: $(ISO_FILE)
 
-qemu-iso: $(BUILD)/smpix.iso
+qemu-iso: $(ISO_FILE)
 	@tools/need.sh $(QEMU)
-	$(QEMU) $(QEMUOPTS) -cdrom $(BUILD)/smpix.iso -boot d; $(WRAP_ON)
+	$(QEMU) $(QEMUOPTS) -cdrom $(ISO_FILE) -boot d; $(WRAP_ON)
 
 # ---- tests ----------------------------------------------------------------------
 
@@ -248,14 +301,14 @@ $(BUILD)/vfstest-linux: user/tests/vfstest.c $(wildcard kernel/uapi/*.h)
 
 # The pipe, procfs, ioctl, mmap and sleep tests likewise (user/tests/gtest.h gives them raw syscalls on both).
 GTESTS_LINUX := $(BUILD)/pipetest-linux $(BUILD)/flocktest-linux $(BUILD)/proctest-linux $(BUILD)/ioctltest-linux \
-	$(BUILD)/mmaptest-linux $(BUILD)/sleeptest-linux
+	$(BUILD)/mmaptest-linux $(BUILD)/sleeptest-linux $(BUILD)/compattest-linux
 $(GTESTS_LINUX): $(BUILD)/%-linux: user/tests/%.c user/tests/gtest.h $(wildcard kernel/uapi/*.h)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $< (Linux, i386, static)")
 	$(Q)$(HOSTCC) -m32 -static -std=gnu11 -O1 -Wall -Wextra -Werror -Wno-unused-parameter -DLINUX_HOST \
 		-I. -o $@ $<
 
-test: test-tools all iso hosttest $(BUILD)/vfstest-linux $(GTESTS_LINUX)
+test: test-tools all iso hosttest $(BUILD)/vfstest-linux $(GTESTS_LINUX) busybox-maybe
 	$(PYTHON) tools/harness.py
 
 test-tools:
@@ -309,8 +362,11 @@ grade: all
 	@tools/need.sh $(QEMU) $(PYTHON) $(if $(filter 1,$(LAB)),gdb)
 	$(PYTHON) tools/grade.py $(LAB)
 
+# BUSYBOX=1: also fetch Debian's busybox-static for i386 (tools/busybox.sh: the i386 architecture,
+# apt-get update, apt-get download, dpkg-deb -x).
 deps:
 	tools/deps.sh
+	$(if $(filter 1,$(BUSYBOX)),tools/busybox.sh $(BUSYBOX_DIR))
 
 # A full build under bear, into its own directory so that build/ (and any build or test
 # running on it) is left alone. Kernel entries come first: clangd takes them for
@@ -327,10 +383,11 @@ clean:
 
 help:
 	@sed -n '/^## /s/^## //p' README.md | head -0
-	@echo "targets: all qemu qemu-gdb gdb iso qemu-iso test fuzz bench bench-linux handout grade deps compile_commands.json clean"
-	@echo "variables: CPUS=$(CPUS) MEM=$(MEM) ACCEL=$(ACCEL) APPEND='$(APPEND)' GDBPORT=$(GDBPORT) SECONDS=$(SECONDS) SEED=$(SEED) LAB=$(LAB)"
+	@echo "targets: all qemu qemu-gdb gdb iso qemu-iso test fuzz bench bench-linux handout grade deps busybox compile_commands.json clean"
+	@echo "variables: CPUS=$(CPUS) MEM=$(MEM) ACCEL=$(ACCEL) APPEND='$(APPEND)' GDBPORT=$(GDBPORT) SECONDS=$(SECONDS) SEED=$(SEED) LAB=$(LAB) BUSYBOX=$(BUSYBOX)"
 
 .PHONY: all qemu qemu-gdb gdb iso qemu-iso test test-tools build-tools fuzz hosttest bench bench-linux handout grade deps clean help \
+	busybox busybox-maybe \
 	compile_commands.json
 .DELETE_ON_ERROR:
 

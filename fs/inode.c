@@ -1,6 +1,7 @@
 /* Inodes: allocation, references and link counts; the eviction rule is in fs/inode.h. */
 #include "fs/inode.h"
 
+#include "fs/mount.h"
 #include "kernel/locking/atomic.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kheap.h"
@@ -28,6 +29,8 @@ struct inode *inode_alloc(struct mount *m, uint32_t mode)
 	inode->i_mnt = m;
 	inode->i_mode = mode;
 	inode->i_count = 1;
+	if (m)
+		mount_ref_get(m);       /* the mount counts its inodes' references (fs/mount.h) */
 	inode->i_nlink = 1;
 	inode->i_atime = inode->i_mtime = inode->i_ctime = now_seconds();
 	spin_lock_init(&inode->i_lock, "inode");
@@ -53,15 +56,19 @@ struct inode *igrab(struct inode *inode)
 		      inode->i_nlink);
 	inode->i_count++;
 	spin_unlock(&inode->i_lock);
+	if (inode->i_mnt)
+		mount_ref_get(inode->i_mnt);
 	return inode;
 }
 
 void iput(struct inode *inode)
 {
+	struct mount *m;
 	bool evict;
 
 	if (!inode)
 		return;
+	m = inode->i_mnt;
 	spin_lock(&inode->i_lock);
 	if (inode->i_count <= 0)
 		panic("iput: inode %u has count %d", inode->i_ino, inode->i_count);
@@ -69,12 +76,15 @@ void iput(struct inode *inode)
 	/* Count and links read together: an unlink on another CPU cannot slip between. */
 	evict = inode->i_count == 0 && (inode->i_nlink == 0 || (inode->i_flags & I_DROP_UNUSED));
 	spin_unlock(&inode->i_lock);
-	if (!evict)
-		return;
-	if (inode->i_op && inode->i_op->evict)
-		inode->i_op->evict(inode);
-	else
-		inode_free(inode);
+	if (evict) {
+		if (inode->i_op && inode->i_op->evict)
+			inode->i_op->evict(inode);
+		else
+			inode_free(inode);
+	}
+	/* Last, after any eviction: an unmounted instance may be freed here (fs/mount.c). */
+	if (m)
+		mount_ref_put(m);
 }
 
 void inode_inc_link(struct inode *inode)
@@ -108,6 +118,11 @@ void inode_touch(struct inode *inode, bool mtime, bool ctime)
 	if (ctime)
 		inode->i_ctime = now;
 	spin_unlock(&inode->i_lock);
+}
+
+uint32_t inode_time_now(void)
+{
+	return now_seconds();
 }
 
 int inode_count(void)

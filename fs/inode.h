@@ -117,6 +117,8 @@ void inode_inc_link(struct inode *inode);
 void inode_dec_link(struct inode *inode);
 /* The inode's times are set to "now"; what is changed is named by the caller. */
 void inode_touch(struct inode *inode, bool mtime, bool ctime);
+/* The wall clock in whole seconds, as inode times keep it. */
+uint32_t inode_time_now(void);
 /* How many inodes exist now (every file system): the leak check compares it. */
 int inode_count(void);
 

@@ -1,9 +1,8 @@
-/* Mounts: the list of file system instances and the directories they cover. */
+/* Mounts: the registered file system types, the list of mounted instances, mounting and unmounting. */
 #include "fs/mount.h"
 
 #include "fs/inode.h"
 #include "fs/namei.h"
-#include "kernel/locking/atomic.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/panic.h"
@@ -11,17 +10,42 @@
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/stat.h"
 
+#define MAX_FS_TYPES 8
+
+/* Written at boot, before any process runs; read-only after, so read without a lock. */
+static const struct filesystem_type *fs_types[MAX_FS_TYPES];
+
 /*
- * Protects the mount list and each covered directory's I_MOUNTPOINT bit.
- * Mounts are never removed (no umount yet), so a struct mount found under
- * the lock stays valid after it is dropped.
+ * Protects the mount list, each mount's detached, enters and expiry mark, and each
+ * covered directory's I_MOUNTPOINT bit. A walk enters a mount only under it
+ * (mount_enter), and vfs_umount() detaches under it, so after the detach no
+ * new reference into the instance can appear.
  */
 static spinlock_t mount_lock = SPINLOCK_INIT("mounts");
 static struct list_head mounts = LIST_HEAD_INIT(mounts);
 static struct mount *root_mount;
 static uint32_t mounts_made;            /* for st_dev: atomic */
 
-static struct mount *mount_new(const struct filesystem_type *type, const char *path)
+void register_filesystem(const struct filesystem_type *type)
+{
+	for (int i = 0; i < MAX_FS_TYPES; i++) {
+		if (!fs_types[i]) {
+			fs_types[i] = type;
+			return;
+		}
+	}
+	panic("register_filesystem: no room for %s", type->name);
+}
+
+const struct filesystem_type *get_fs_type(const char *name)
+{
+	for (int i = 0; i < MAX_FS_TYPES && fs_types[i]; i++)
+		if (strcmp(fs_types[i]->name, name) == 0)
+			return fs_types[i];
+	return NULL;
+}
+
+static struct mount *mount_new(const struct filesystem_type *type, const char *path, const char *source)
 {
 	struct mount *m = kzalloc(sizeof(*m));
 	int r;
@@ -32,6 +56,7 @@ static struct mount *mount_new(const struct filesystem_type *type, const char *p
 	m->next_ino = 1;
 	m->dev = SMPIX_MKDEV(0, __atomic_add_fetch(&mounts_made, 1, __ATOMIC_RELAXED));
 	strlcpy(m->path, path, sizeof(m->path));
+	strlcpy(m->source, source, sizeof(m->source));
 	r = type->fill(m);
 	if (r < 0 || !m->root) {
 		kfree(m);
@@ -40,9 +65,39 @@ static struct mount *mount_new(const struct filesystem_type *type, const char *p
 	return m;
 }
 
+/* Free a detached instance nobody uses: its inodes, then the mount, then its hold on the covered directory. */
+static void mount_kill(struct mount *m)
+{
+	struct inode *covered = m->covered;
+
+	if (atomic_read(&m->refs) != 1)
+		panic("mount_kill: %s on %s still has %d references", m->type->name, m->path,
+		      atomic_read(&m->refs));
+	m->type->kill(m);
+	kfree(m);
+	iput(covered);                  /* may in turn free the mount it lives on, if detached too */
+}
+
+void mount_ref_get(struct mount *m)
+{
+	atomic_inc(&m->refs);
+}
+
+/*
+ * Called after the inode's own count went down (and after any eviction), so
+ * when a detached mount's refs reaches 1, every other inode of it is gone or
+ * unreferenced, and nothing can take a new reference: kill it. Exactly one
+ * caller sees the fall to 1.
+ */
+void mount_ref_put(struct mount *m)
+{
+	if (atomic_add_return(&m->refs, -1) == 1 && READ_ONCE(m->detached))
+		mount_kill(m);
+}
+
 void vfs_mount_root(const struct filesystem_type *type)
 {
-	struct mount *m = mount_new(type, "/");
+	struct mount *m = mount_new(type, "/", type->name);
 
 	if (!m)
 		panic("vfs: cannot make the root file system (%s)", type->name);
@@ -52,30 +107,32 @@ void vfs_mount_root(const struct filesystem_type *type)
 	spin_unlock(&mount_lock);
 }
 
-int vfs_mount(const struct filesystem_type *type, const char *path)
+int vfs_mount_on(const struct walk_start *s, struct inode *dir, const struct filesystem_type *type,
+		 const char *source)
 {
-	struct walk_start s = { mount_root()->root, mount_root()->root };
-	struct inode *dir;
+	char path[sizeof(((struct mount *)0)->path)];
 	struct mount *m;
 	int r;
 
-	r = path_walk(&s, path, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &dir);
-	if (r < 0)
+	if (!S_ISDIR(dir->i_mode))
+		return -ENOTDIR;
+	r = path_of_dir(s->root, dir, path, sizeof(path));
+	if (r == -ERANGE)
+		strlcpy(path, "(a long path)", sizeof(path));
+	else if (r < 0)
 		return r;
-	m = mount_new(type, path);
-	if (!m) {
-		iput(dir);
+	m = mount_new(type, path, source);
+	if (!m)
 		return -ENOMEM;
-	}
 	spin_lock(&mount_lock);
+	/* The walk stepped down to the top of any stack, so only a mount made meanwhile is here. */
 	if (dir->i_flags & I_MOUNTPOINT) {
 		spin_unlock(&mount_lock);
-		iput(m->root);          /* a fresh instance nobody else has seen */
-		kfree(m);
-		iput(dir);
+		m->detached = true;
+		mount_kill(m);          /* a fresh instance nobody else has seen */
 		return -EBUSY;
 	}
-	m->covered = dir;               /* the walk's reference is the mount's now */
+	m->covered = igrab(dir);
 	m->parent = dir->i_mnt;
 	spin_lock(&dir->i_lock);
 	dir->i_flags |= I_MOUNTPOINT;
@@ -85,10 +142,94 @@ int vfs_mount(const struct filesystem_type *type, const char *path)
 	return 0;
 }
 
-struct mount *mount_on(struct inode *dir)
+int vfs_mount(const struct filesystem_type *type, const char *path)
+{
+	struct walk_start s = { mount_root()->root, mount_root()->root };
+	struct inode *dir;
+	int r;
+
+	r = path_walk(&s, path, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &dir);
+	if (r < 0)
+		return r;
+	r = vfs_mount_on(&s, dir, type, type->name);
+	iput(dir);
+	return r;
+}
+
+/* Take m out of the tree: no walk finds it from now on. Needs mount_lock. */
+static void detach(struct mount *m)
+{
+	struct inode *covered = m->covered;
+
+	assert_spin_held(&mount_lock);
+	list_del(&m->link);
+	spin_lock(&covered->i_lock);
+	covered->i_flags &= ~I_MOUNTPOINT;
+	spin_unlock(&covered->i_lock);
+	m->detached = true;
+}
+
+/* MNT_DETACH: m and, first, every mount below it (they live on through m only). Needs mount_lock. */
+static void detach_tree(struct mount *m)
+{
+	struct list_head *pos, *tmp;
+
+	list_for_each_safe(pos, tmp, &mounts) {
+		struct mount *c = list_entry(pos, struct mount, link);
+
+		if (c->parent == m && !c->detached) {
+			detach_tree(c);
+			tmp = mounts.next;      /* the list changed under us: start over */
+		}
+	}
+	detach(m);
+}
+
+static bool has_mounts_below(struct mount *m)
 {
 	struct list_head *pos;
-	struct mount *found = NULL;
+
+	list_for_each(pos, &mounts)
+		if (list_entry(pos, struct mount, link)->parent == m)
+			return true;
+	return false;
+}
+
+int vfs_umount(struct inode *top, int flags)
+{
+	struct mount *m = top->i_mnt;
+	int r = 0;
+
+	if (!m || top != m->root)
+		return -EINVAL;                 /* not the root of a mount */
+	if (!m->covered)
+		return -EBUSY;                  /* the root file system */
+	if ((flags & MNT_EXPIRE) && (flags & (MNT_FORCE | MNT_DETACH)))
+		return -EINVAL;
+	spin_lock(&mount_lock);
+	if (m->detached) {
+		r = -EINVAL;                    /* lost a race with another umount */
+	} else if (flags & MNT_DETACH) {
+		detach_tree(m);
+	} else if (atomic_read(&m->refs) != 2 || has_mounts_below(m)) {
+		r = -EBUSY;                     /* 2: the mount's hold on its root, and the caller's */
+	} else if ((flags & MNT_EXPIRE) && !(m->expiry_mark && m->enters == m->enters_at_mark + 1)) {
+		/* Not marked, or entered since by a walk other than this call's own: mark it (again). */
+		m->expiry_mark = true;
+		m->enters_at_mark = m->enters;
+		r = -EAGAIN;
+	} else {
+		detach(m);
+	}
+	spin_unlock(&mount_lock);
+	/* The instance is killed when the caller lets go of top (or later, for MNT_DETACH). */
+	return r;
+}
+
+struct inode *mount_enter(struct inode *dir)
+{
+	struct list_head *pos;
+	struct inode *root = NULL;
 
 	if (!(READ_ONCE(dir->i_flags) & I_MOUNTPOINT))
 		return NULL;
@@ -97,12 +238,13 @@ struct mount *mount_on(struct inode *dir)
 		struct mount *m = list_entry(pos, struct mount, link);
 
 		if (m->covered == dir) {
-			found = m;
+			m->enters++;            /* for MNT_EXPIRE: it was used */
+			root = igrab(m->root);
 			break;
 		}
 	}
 	spin_unlock(&mount_lock);
-	return found;
+	return root;
 }
 
 struct mount *mount_root(void)
@@ -120,15 +262,9 @@ int mount_for_each(int (*fn)(const struct mount *m, void *arg), void *arg)
 	struct list_head *pos;
 	int r = 0;
 
-	/* Safe without the lock held across fn: mounts are only ever added, at the tail. */
 	spin_lock(&mount_lock);
-	pos = mounts.next;
-	spin_unlock(&mount_lock);
-	while (pos != &mounts && r == 0) {
+	for (pos = mounts.next; pos != &mounts && r == 0; pos = pos->next)
 		r = fn(list_entry(pos, struct mount, link), arg);
-		spin_lock(&mount_lock);
-		pos = pos->next;
-		spin_unlock(&mount_lock);
-	}
+	spin_unlock(&mount_lock);
 	return r;
 }

@@ -1,51 +1,108 @@
 /*
  * Mounts: file system instances and where they hang in the tree.
  *
- * A file system type (ramfs, devfs, procfs) is a name and a fill() function
- * that builds a new instance's root inode. vfs_mount() makes the instance and
- * covers a directory with it; the path walk (fs/namei.c) then steps from the
- * covered directory into the instance's root, and from that root's ".." back
- * out to the covered directory's parent. There are no bind mounts: each
- * instance is mounted exactly once, so an inode's i_mnt says where it is.
+ * A file system type (ramfs, tmpfs, devfs, devtmpfs, proc) is a name, a
+ * fill() that builds a new instance's root inode, and a kill() that frees an
+ * instance nobody uses any more. vfs_mount() makes the instance and covers a
+ * directory with it; the path walk (fs/namei.c) then steps from the covered
+ * directory into the instance's root, and from that root's ".." back out to
+ * the covered directory's parent. Mounting on a directory that is itself a
+ * mount's root covers that root: mounts stack, and the walk steps down
+ * through all of them to the top one, as in Linux. There are no bind mounts:
+ * each instance is mounted exactly once, so an inode's i_mnt says where it is.
+ *
+ * Unmounting. Every inode of an instance counts its references (i_count)
+ * in its mount's refs too (fs/inode.c), so "is anything in there in use?"
+ * is one number: refs is 1 (the mount's own hold on its root) when nothing
+ * is. vfs_umount() detaches the mount from the tree (no walk can enter it
+ * again) and the instance is killed when refs falls to 1: at once when it
+ * was not in use, or, for MNT_DETACH, when the last file or directory in
+ * it is let go.
  */
 #ifndef FS_MOUNT_H
 #define FS_MOUNT_H
 
 #include "kernel/list.h"
+#include "kernel/locking/atomic.h"
 #include "kernel/types.h"
 
 struct inode;
 struct mount;
+struct walk_start;
 
 struct filesystem_type {
-	const char *name;               /* as /proc/mounts shows it: "ramfs", "devfs", "proc" */
+	const char *name;               /* for mount(2) and /proc/mounts: "ramfs", "tmpfs", "proc", ... */
+	uint32_t magic;                 /* statfs's f_type: Linux's number for it (kernel/uapi/statfs.h) */
 	/* Build the instance: set m->root to a referenced directory inode (i_mnt = m), m->fs_private. */
 	int (*fill)(struct mount *m);
+	/*
+	 * Free the instance: every inode in it, the root included (whose only
+	 * reference is the mount's). Called once nothing else refers to any of
+	 * them. NULL: the instance is never freed (the root file system).
+	 */
+	void (*kill)(struct mount *m);
 };
+
+/* umount2()'s flags (Linux's values). */
+#define MNT_FORCE       0x1     /* smpix: as a plain umount (no file system here can be forced) */
+#define MNT_DETACH      0x2     /* detach now, free when no longer in use */
+#define MNT_EXPIRE      0x4     /* the first call marks it (-EAGAIN), a second unmounts it if unused since */
+#define UMOUNT_NOFOLLOW 0x8     /* do not follow a symlink as the last component */
 
 struct mount {
 	const struct filesystem_type *type;
 	struct inode *root;             /* referenced while mounted */
 	struct inode *covered;          /* the directory it is mounted on (referenced); NULL for / */
 	struct mount *parent;           /* the mount covered lives on; NULL for / */
-	char path[64];                  /* where, for /proc/mounts */
+	char path[128];                 /* where, for /proc/mounts */
+	char source[32];                /* mount(2)'s source ("proc", "none", ...), for /proc/mounts */
 	uint32_t dev;                   /* st_dev of its files: SMPIX_MKDEV(0, n), n counting mounts from 1 */
 	void *fs_private;               /* the file system's per-instance data */
 	uint32_t next_ino;              /* inode numbers handed out by mount_new_ino() */
-	struct list_head link;          /* on the mount list */
+	atomic_t refs;                  /* the sum of i_count over its inodes (the root's counts the mount's hold) */
+	bool detached;                  /* unmounted: killed when refs falls to 1 (under mount_lock) */
+	bool expiry_mark;               /* MNT_EXPIRE's first call was made ... */
+	uint32_t enters;                /* walks that stepped into it (mount_enter) */
+	uint32_t enters_at_mark;        /* ... when enters was this: a walk since then clears the mark */
+	struct list_head link;          /* on the mount list while mounted */
 };
+
+/* At boot, once per type: make it known to mount(2) by its name. */
+void register_filesystem(const struct filesystem_type *type);
+/* The registered type called name, or NULL. */
+const struct filesystem_type *get_fs_type(const char *name);
 
 /* Mount the root file system (ramfs). Once, at boot. */
 void vfs_mount_root(const struct filesystem_type *type);
 /* Mount a new instance of type on the directory at path (absolute): 0 or -errno (ENOENT, ENOTDIR, EBUSY). */
 int vfs_mount(const struct filesystem_type *type, const char *path);
-/* The mount whose covered directory is dir (I_MOUNTPOINT set), or NULL. */
-struct mount *mount_on(struct inode *dir);
+/*
+ * Mount a new instance of type on dir (a referenced directory, as a walk
+ * from s found it; the caller keeps its reference), shown as source in
+ * /proc/mounts: 0 or -errno (ENOTDIR, ENOMEM, EBUSY).
+ */
+int vfs_mount_on(const struct walk_start *s, struct inode *dir, const struct filesystem_type *type,
+		 const char *source);
+/*
+ * Unmount the mount whose root is top (referenced by the caller, who still
+ * holds it; a walk found it): 0 or -errno. -EINVAL: not the root of a
+ * mount; -EBUSY: in use (a file, a directory, a mount below it) unless
+ * MNT_DETACH, or the root file system; -EAGAIN: MNT_EXPIRE's first call.
+ */
+int vfs_umount(struct inode *top, int flags);
+/* If a file system is mounted on dir: its root, referenced (the walk steps into it). Else NULL. */
+struct inode *mount_enter(struct inode *dir);
 /* The root mount and its root directory (referenced by the mount). */
 struct mount *mount_root(void);
 /* A fresh inode number in m. */
 uint32_t mount_new_ino(struct mount *m);
-/* Call fn for each mount, root first, in mount order (for /proc/mounts). Stops at non-zero. */
+/*
+ * Call fn for each mount, root first, in mount order (for /proc/mounts).
+ * Stops at non-zero. fn runs under mount_lock, a spinlock: it must not sleep.
+ */
 int mount_for_each(int (*fn)(const struct mount *m, void *arg), void *arg);
+/* An inode of m gained or lost a reference (fs/inode.c); the last one may free a detached m. */
+void mount_ref_get(struct mount *m);
+void mount_ref_put(struct mount *m);
 
 #endif

@@ -33,11 +33,9 @@ static bool is_dotdot(const struct qstr *q)
 /* If a file system is mounted on *ip, step into its root (repeatedly: mounts may stack). */
 static void follow_mounts_down(struct inode **ip)
 {
-	struct mount *m;
+	struct inode *root;
 
-	while ((m = mount_on(*ip)) != NULL) {
-		struct inode *root = igrab(m->root);
-
+	while ((root = mount_enter(*ip)) != NULL) {
 		iput(*ip);
 		*ip = root;
 	}

@@ -1,15 +1,18 @@
 /*
  * read, write and seek: the checks every file gets, then its f_op.
- * sys_read() -> vfs_read() -> f_op->read(), one step each.
+ * sys_read() -> vfs_read() -> f_op->read(), one step each. And sendfile,
+ * which is a read and a write inside the kernel (here, as in Linux).
  */
 #include "fs/file.h"
 #include "kernel/locking/bkl.h"
 
 #include "fs/fdtable.h"
 #include "kernel/mm/kheap.h"
+#include "kernel/mm/memlayout.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/syscall/handlers.h"
 #include "kernel/sched/task.h"
+#include "kernel/sched/waitqueue.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/fcntl.h"
 #include "kernel/uapi/stat.h"
@@ -317,4 +320,184 @@ long sys__llseek(int fd, uint32_t offset_high, uint32_t offset_low, void *uresul
 	if (copy_to_user(uresult, &r, sizeof(r)) < 0)
 		return -EFAULT;
 	return 0;
+}
+
+/* ---- sendfile ---------------------------------------------------------------------------- */
+
+#define MAX_NON_LFS 0x7FFFFFFFll        /* the largest position the 32-bit sendfile may reach */
+
+/* A file's position may be given (pread-like): not a pipe, a FIFO or a stream device. */
+static bool is_stream(struct file *f)
+{
+	return (f->f_op && (f->f_op->flags & FOP_STREAM)) || S_ISFIFO(f->f_inode->i_mode);
+}
+
+/*
+ * What Linux can splice from (it needs ->splice_read): files and devices, not
+ * pipes, FIFOs or directories. Linux also refuses some procfs files; smpix
+ * takes any file that has a read method.
+ */
+static bool can_send_from(struct file *f)
+{
+	uint32_t m = f->f_inode->i_mode;
+
+	return !S_ISFIFO(m) && !S_ISDIR(m) && f->f_op && f->f_op->read;
+}
+
+/* Write a kernel buffer at f's position, moving it (sendfile's output side). */
+static ssize_t kernel_write_at_pos(struct file *f, const void *buf, size_t n)
+{
+	struct task *t = current;
+	bool was = t->uaccess_kernel;
+	ssize_t r;
+
+	t->uaccess_kernel = true;
+	r = rw_at_pos(f, (char *)buf, n, true);
+	t->uaccess_kernel = was;
+	return r;
+}
+
+static loff_t get_pos(struct file *f)
+{
+	loff_t pos;
+
+	pos_lock(f);
+	pos = f->f_pos;
+	pos_unlock(f);
+	return pos;
+}
+
+static void set_pos(struct file *f, loff_t pos)
+{
+	pos_lock(f);
+	f->f_pos = pos;
+	pos_unlock(f);
+}
+
+/*
+ * Copy up to count bytes from in_fd to out_fd without a trip through user
+ * memory: Linux splices through a pipe, smpix through one page. ppos NULL:
+ * from in's position, which moves; else from *ppos, which is moved instead.
+ * max: how far the position may go (MAX_NON_LFS for the 32-bit call).
+ * The checks in Linux's order (fs/read_write.c's do_sendfile): in, then the
+ * position, then out, then what the files are. Bytes already sent win over
+ * a later error, as in a short write.
+ */
+static long do_sendfile(int out_fd, int in_fd, loff_t *ppos, size_t count, loff_t max)
+{
+	struct file *in, *out = NULL;
+	char *buf = NULL;
+	size_t done = 0;
+	loff_t pos;
+	long r = 0;
+
+	in = fd_get(in_fd);
+	if (!in)
+		return -EBADF;
+	if ((in->f_flags & O_ACCMODE) == O_WRONLY) {
+		r = -EBADF;
+		goto out;
+	}
+	if (ppos && is_stream(in)) {
+		r = -ESPIPE;
+		goto out;
+	}
+	pos = ppos ? *ppos : get_pos(in);
+	if (pos < 0 || (loff_t)count > LOFF_MAX - pos) {
+		r = -EINVAL;
+		goto out;
+	}
+	out = fd_get(out_fd);
+	if (!out || (out->f_flags & O_ACCMODE) == O_RDONLY) {
+		r = -EBADF;
+		goto out;
+	}
+	if (count > RW_MAX)
+		count = RW_MAX;
+	if (pos + (loff_t)count > max) {
+		if (pos >= max) {
+			r = -EOVERFLOW;
+			goto out;
+		}
+		count = (size_t)(max - pos);
+	}
+	if ((out->f_flags & O_APPEND) || !can_send_from(in)) {
+		r = -EINVAL;
+		goto out;
+	}
+	if (count > 0) {
+		buf = kmalloc(PAGE_SIZE);
+		if (!buf) {
+			r = -ENOMEM;
+			goto out;
+		}
+	}
+	while (done < count) {
+		size_t chunk = MIN(count - done, (size_t)PAGE_SIZE);
+		ssize_t n, w;
+
+		/* 2 GiB from /dev/zero is a long loop: a signal ends it (what was sent is the answer). */
+		if (done > 0 && task_signal_pending())
+			break;
+		n = kernel_read(in, buf, chunk, pos);
+		if (n <= 0) {
+			r = n;
+			break;
+		}
+		w = kernel_write_at_pos(out, buf, (size_t)n);
+		if (w <= 0) {
+			r = w;
+			break;
+		}
+		pos += w;
+		done += (size_t)w;
+		if (w < n || (size_t)n < chunk)
+			break;          /* the end of in, or out is full: what was sent is the answer */
+	}
+	if (done > 0)
+		r = (long)done;
+	if (ppos)
+		*ppos = pos;
+	else
+		set_pos(in, pos);
+out:
+	kfree(buf);
+	if (out)
+		fput(out);
+	fput(in);
+	return r;
+}
+
+long sys_sendfile64(int out_fd, int in_fd, void *uoffset, size_t count)
+{
+	loff_t pos;
+	long r;
+
+	if (!uoffset)
+		return do_sendfile(out_fd, in_fd, NULL, count, LOFF_MAX);
+	if (copy_from_user(&pos, uoffset, sizeof(pos)) < 0)
+		return -EFAULT;
+	r = do_sendfile(out_fd, in_fd, &pos, count, LOFF_MAX);
+	if (copy_to_user(uoffset, &pos, sizeof(pos)) < 0)
+		return -EFAULT;
+	return r;
+}
+
+/* The original call: a 32-bit offset, and no position past 2 GiB - 1 (-EOVERFLOW). */
+long sys_sendfile(int out_fd, int in_fd, void *uoffset, size_t count)
+{
+	int32_t off;
+	loff_t pos;
+	long r;
+
+	if (!uoffset)
+		return do_sendfile(out_fd, in_fd, NULL, count, LOFF_MAX);
+	if (copy_from_user(&off, uoffset, sizeof(off)) < 0)
+		return -EFAULT;
+	pos = off;
+	r = do_sendfile(out_fd, in_fd, &pos, count, MAX_NON_LFS);
+	off = (int32_t)pos;
+	if (copy_to_user(uoffset, &off, sizeof(off)) < 0)
+		return -EFAULT;
+	return r;
 }

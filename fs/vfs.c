@@ -34,6 +34,8 @@ void vfs_init(void)
 	int r;
 
 	flock_init();
+	register_filesystem(&ramfs_type);
+	register_filesystem(&tmpfs_type);
 	vfs_mount_root(&ramfs_type);
 	initrd_unpack();
 	make_dir("/dev");

@@ -39,6 +39,7 @@
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/fcntl.h"
 #include "kernel/uapi/stat.h"
+#include "kernel/uapi/statfs.h"
 
 #define PID_INO_BASE   0x100000u
 #define PID_INO_STRIDE 16u
@@ -478,9 +479,18 @@ static int proc_fill(struct mount *m)
 	return 0;
 }
 
+/* An unmounted instance: every inode but the root was dropped when unused; the root goes now. */
+static void proc_kill(struct mount *m)
+{
+	m->root->i_count = 0;
+	proc_evict(m->root);
+}
+
 static const struct filesystem_type proc_fs_type = {
 	.name = "proc",
+	.magic = PROC_SUPER_MAGIC,
 	.fill = proc_fill,
+	.kill = proc_kill,
 };
 
 void procfs_init(void)
@@ -488,6 +498,7 @@ void procfs_init(void)
 	int err;
 
 	ioctl_mode_init();
+	register_filesystem(&proc_fs_type);     /* mount -t proc proc DIR makes another instance */
 	err = vfs_mount(&proc_fs_type, "/proc");
 	if (err)
 		printk("procfs: cannot mount on /proc: error %d\n", err);

@@ -20,6 +20,7 @@
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/fcntl.h"
 #include "kernel/uapi/stat.h"
+#include "kernel/uapi/statfs.h"
 
 #define RAMFS_MAX_FILE (64ll * 1024 * 1024)     /* a file's size limit: -EFBIG beyond */
 
@@ -75,6 +76,7 @@ static struct inode *ramfs_new_inode(struct mount *m, uint32_t mode, uint32_t rd
 		if (inode) {
 			inode->i_count = 0;
 			inode_free(inode);
+			mount_ref_put(m);       /* inode_alloc's, without an iput */
 		}
 		return NULL;
 	}
@@ -556,4 +558,45 @@ static int ramfs_fill(struct mount *m)
 	return 0;
 }
 
-const struct filesystem_type ramfs_type = { .name = "ramfs", .fill = ramfs_fill };
+/*
+ * Free an unmounted instance, whose inodes nobody refers to (fs/mount.h):
+ * depth first without recursion (a deep tree must not overrun the kernel
+ * stack), each directory after its entries, each file with its last name.
+ */
+void ramfs_kill(struct mount *m)
+{
+	struct inode *root = m->root, *cur = root;
+
+	for (;;) {
+		struct ramfs_node *n = node_of(cur);
+		struct ramfs_dirent *d;
+		struct inode *child;
+
+		if (list_empty(&n->entries)) {
+			if (cur == root)
+				break;
+			cur = n->parent;        /* whose first entry is cur, now empty: freed next */
+			continue;
+		}
+		d = list_entry(n->entries.next, struct ramfs_dirent, link);
+		child = d->inode;
+		if (S_ISDIR(child->i_mode) && !list_empty(&node_of(child)->entries)) {
+			cur = child;
+			continue;
+		}
+		list_del(&d->link);
+		kfree(d);
+		if (S_ISDIR(child->i_mode) || --child->i_nlink == 0)
+			ramfs_evict(child);
+	}
+	root->i_count = 0;              /* the mount's reference, the last */
+	ramfs_evict(root);
+}
+
+const struct filesystem_type ramfs_type = {
+	.name = "ramfs", .magic = RAMFS_MAGIC, .fill = ramfs_fill, .kill = ramfs_kill,
+};
+/* tmpfs is ramfs under the name Linux programs ask for (smpix has no swap to make it differ). */
+const struct filesystem_type tmpfs_type = {
+	.name = "tmpfs", .magic = TMPFS_MAGIC, .fill = ramfs_fill, .kill = ramfs_kill,
+};

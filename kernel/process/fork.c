@@ -22,6 +22,7 @@
 #include "kernel/locking/atomic.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/uaccess.h"
+#include "kernel/process/groups.h"
 #include "kernel/process/pgrp.h"
 #include "kernel/printk.h"
 #include "kernel/process/proc.h"
@@ -41,6 +42,7 @@ void fork_inherit(struct task *child, struct task *parent)
 	pgrp_fork(child, parent);
 	spin_unlock(&proc_lock);
 	tls_fork(child, parent);
+	groups_fork(child, parent);
 	child->exit_signal = SIGCHLD;
 }
 

@@ -1,4 +1,4 @@
-/* The scheduler's system calls: sched_yield, nanosleep and CPU affinity. */
+/* The scheduler's system calls: sched_yield, nanosleep, CPU affinity and getcpu. */
 #include "kernel/mm/uaccess.h"
 #include "kernel/process/proc.h"
 #include "kernel/sched/sched.h"
@@ -91,4 +91,22 @@ long sys_sched_getaffinity(int pid, unsigned len, void *umask)
 	if (copy_to_user(umask, &mask, sizeof(mask)) < 0)
 		return -EFAULT;
 	return sizeof(mask);            /* bytes written, as the raw Linux syscall returns */
+}
+
+/*
+ * The CPU the caller runs on (and its NUMA node: always 0), for glibc's
+ * sched_getcpu() where rseq is missing. Either pointer may be NULL; the
+ * third, a cache from Linux 2.6's vsyscall days, is ignored, as in Linux.
+ * The answer may be stale by the time the caller reads it.
+ */
+long sys_getcpu(unsigned *ucpu, unsigned *unode, void *unused_cache)
+{
+	uint32_t cpu = (uint32_t)cpu_id();
+	int err = 0;
+
+	if (ucpu)
+		err |= put_user_u32(ucpu, cpu);
+	if (unode)
+		err |= put_user_u32(unode, 0);
+	return err ? -EFAULT : 0;
 }

@@ -2,6 +2,7 @@
 #include "kernel/sched/task.h"
 
 #include "kernel/process/exec_info.h"
+#include "kernel/process/groups.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/memlayout.h"
@@ -72,6 +73,7 @@ void task_free(struct task *t)
 		init_pid_taken = false;
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	exec_info_put(t->exec_info);
+	groups_release(t);
 	pmm_free_pages(V2P(t->kstack), KSTACK_SIZE / PAGE_SIZE);
 	kfree(t);
 }

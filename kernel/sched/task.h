@@ -30,6 +30,7 @@ struct mm;
 struct trapframe;
 struct bkl_site;
 struct exec_info;
+struct group_info;
 
 struct task {
 	uint32_t saved_esp;             /* kernel stack pointer while switched out (switch.S) */
@@ -105,6 +106,7 @@ struct task {
 	uint64_t tls[TLS_ENTRIES];      /* TLS descriptors, in the GDT while we run (x86/tls.c) */
 	uint32_t clear_child_tid;       /* set_tid_address(): for threads, which smpix does not have */
 	uint32_t robust_list;           /* set_robust_list(): likewise */
+	struct group_info *groups;      /* supplementary groups, shared and immutable; NULL: none (groups.c) */
 	uint64_t alarm_at_ns;           /* ITIMER_REAL: when SIGALRM is due, 0 if off (itimer.c) */
 	uint64_t alarm_interval_ns;     /* and then every this often, 0 for once */
 	struct list_head alarm_link;    /* on the list of armed timers */

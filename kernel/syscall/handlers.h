@@ -77,6 +77,12 @@ long sys_sched_yield(void);
 long sys_nanosleep(const void *ureq, void *urem);
 long sys_sched_setaffinity(int pid, unsigned len, const void *umask);
 long sys_sched_getaffinity(int pid, unsigned len, void *umask);
+long sys_getcpu(unsigned *ucpu, unsigned *unode, void *unused_cache);
+/* kernel/process/groups.c */
+long sys_getgroups(int size, void *ulist);
+long sys_setgroups(int size, const void *ulist);
+long sys_getgroups32(int size, void *ulist);
+long sys_setgroups32(int size, const void *ulist);
 /* fs/read_write.c */
 long sys_read(int fd, void *ubuf, size_t count);
 long sys_write(int fd, const void *ubuf, size_t count);
@@ -86,6 +92,8 @@ long sys_pread64(int fd, void *ubuf, size_t count, uint32_t pos_lo, uint32_t pos
 long sys_pwrite64(int fd, const void *ubuf, size_t count, uint32_t pos_lo, uint32_t pos_hi);
 long sys_lseek(int fd, long offset, int whence);
 long sys__llseek(int fd, uint32_t offset_high, uint32_t offset_low, void *uresult, int whence);
+long sys_sendfile(int out_fd, int in_fd, void *uoffset, size_t count);
+long sys_sendfile64(int out_fd, int in_fd, void *uoffset, size_t count);
 /* fs/open.c */
 long sys_open(const char *upath, int flags, uint32_t mode);
 long sys_openat(int dirfd, const char *upath, int flags, uint32_t mode);
@@ -130,6 +138,16 @@ long sys_stat64(const char *upath, void *ubuf);
 long sys_lstat64(const char *upath, void *ubuf);
 long sys_fstat64(int fd, void *ubuf);
 long sys_fstatat64(int dirfd, const char *upath, void *ubuf, int flags);
+/* fs/sys_mount.c */
+long sys_mount(const char *usource, const char *utarget, const char *utype, unsigned long flags,
+	       const void *udata);
+long sys_umount(const char *utarget);
+long sys_umount2(const char *utarget, int flags);
+/* fs/statfs.c */
+long sys_statfs64(const char *upath, size_t size, void *ubuf);
+long sys_fstatfs64(int fd, size_t size, void *ubuf);
+/* fs/utimes.c */
+long sys_utimensat(int dirfd, const char *upath, const void *utimes, int flags);
 /* fs/readdir.c */
 long sys_getdents64(int fd, void *ubuf, unsigned count);
 /* fs/ioctl/ioctl.c */

@@ -106,6 +106,11 @@ const struct syscall_desc syscall_table[] = {
 	SYSCALL(set_robust_list,    2, 0),
 	SYSCALL(prlimit64,          4, 0),
 	SYSCALL(getrandom,          3, 0),
+	SYSCALL(getcpu,             3, 0),       /* kernel/sched/sys_sched.c */
+	SYSCALL(getgroups,          2, 0),       /* kernel/process/groups.c */
+	SYSCALL(setgroups,          2, 0),
+	SYSCALL(getgroups32,        2, 0),
+	SYSCALL(setgroups32,        2, 0),
 	/* Newer calls glibc tries first and falls back from: -ENOSYS, not logged. */
 	SYSCALL_NI(statx,              0, SYS_FALLBACK),
 	SYSCALL_NI(clone3,             0, SYS_FALLBACK),
@@ -143,6 +148,8 @@ const struct syscall_desc syscall_table[] = {
 	/* LAB4: END */
 	SYSCALL(lseek,             3, 0),
 	SYSCALL(_llseek,           5, 0),
+	SYSCALL(sendfile,          4, 0),       /* fs/read_write.c */
+	SYSCALL(sendfile64,        4, 0),
 	SYSCALL(stat64,            2, 0),
 	SYSCALL(lstat64,           2, 0),
 	SYSCALL(fstat64,           2, 0),
@@ -168,6 +175,8 @@ const struct syscall_desc syscall_table[] = {
 	SYSCALL(dup2,              2, 0),
 	SYSCALL(dup3,              3, 0),
 	SYSCALL(fcntl64,           3, 0),
+	/* The old fcntl: the same commands (smpix has no record locks, whose struct differs). */
+	SYSCALL_AS(fcntl, fcntl64, 3, 0),
 	SYSCALL(flock,             2, 0),       /* fs/flock.c takes the BKL itself, as 2.6.6 did */
 	SYSCALL(access,            2, 0),
 	SYSCALL(faccessat,         3, 0),
@@ -186,6 +195,12 @@ const struct syscall_desc syscall_table[] = {
 	SYSCALL(pipe,              1, 0),
 	SYSCALL(pipe2,             2, 0),
 	SYSCALL(poll,              3, 0),       /* fs/poll.c */
+	SYSCALL(mount,             5, 0),       /* fs/sys_mount.c */
+	SYSCALL(umount,            1, 0),
+	SYSCALL(umount2,           2, 0),
+	SYSCALL(statfs64,          3, 0),       /* fs/statfs.c */
+	SYSCALL(fstatfs64,         3, 0),
+	SYSCALL(utimensat,         4, 0),       /* fs/utimes.c */
 };
 
 const unsigned syscall_table_len = sizeof(syscall_table) / sizeof(syscall_table[0]);

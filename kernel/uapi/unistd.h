@@ -158,6 +158,22 @@
 #define __NR_sched_rr_get_interval_time64 423
 #define __NR_clone3                 435
 
+/* What real programs call besides (busybox: docs/userland.md). */
+#define __NR_mount                  21
+#define __NR_umount                 22
+#define __NR_umount2                52
+#define __NR_fcntl                  55
+#define __NR_getgroups              80
+#define __NR_setgroups              81
+#define __NR_sendfile               187
+#define __NR_getgroups32            205
+#define __NR_setgroups32            206
+#define __NR_sendfile64             239
+#define __NR_statfs64               268
+#define __NR_fstatfs64              269
+#define __NR_getcpu                 318
+#define __NR_utimensat              320
+
 #define CLOCK_REALTIME         0
 #define CLOCK_MONOTONIC        1
 #define CLOCK_MONOTONIC_RAW    4

@@ -345,6 +345,84 @@ static void test_references_balance(void)
 	CHECK(mount_root()->root->i_count == 1 + 0);           /* the mount's own */
 }
 
+/* umount: refused while anything inside is in use; then every inode of the instance is freed. */
+static void test_umount(void)
+{
+	int err, before;
+	struct inode *top, *f, *d, *first;
+
+	make("/u", S_IFDIR | 0755, NULL);
+	before = inode_count();
+	CHECK(vfs_mount(&ramfs_type, "/u") == 0);
+	make("/u/d", S_IFDIR | 0755, NULL);
+	make("/u/d/e", S_IFDIR | 0755, NULL);
+	make("/u/d/e/file", S_IFREG | 0644, NULL);
+	make("/u/d/link", 0, "e/file");
+	make("/u/x", S_IFREG | 0644, NULL);
+	CHECK(inode_count() == before + 6);
+	top = walk("/u", LOOKUP_FOLLOW, &err);
+	f = walk("/u/d/e/file", 0, &err);
+	CHECK(top && f && top->i_mnt->root == top);
+	CHECK(vfs_umount(top, 0) == -EBUSY);                    /* a file inside is held */
+	iput(f);
+	d = walk("/u/d", 0, &err);
+	CHECK(vfs_umount(d, 0) == -EINVAL);                     /* not the root of a mount */
+	iput(d);
+	CHECK(vfs_umount(mount_root()->root, 0) == -EBUSY);     /* the root file system */
+	CHECK(vfs_umount(top, MNT_EXPIRE | MNT_DETACH) == -EINVAL);
+	CHECK(vfs_umount(top, 0) == 0);
+	CHECK(inode_count() == before + 6);                     /* freed at the last reference: ours */
+	iput(top);
+	CHECK(inode_count() == before);
+	CHECK(ino_of("/u/d") == -ENOENT);
+	CHECK(ino_of("/u") == ino_nofollow("/u"));              /* the plain directory again */
+
+	/* Stacked: the second instance covers the first one's root; they come off top first. */
+	CHECK(vfs_mount(&ramfs_type, "/u") == 0);
+	first = walk("/u", LOOKUP_FOLLOW, &err);
+	CHECK(vfs_mount(&ramfs_type, "/u") == 0);
+	make("/u/top", S_IFREG | 0644, NULL);
+	top = walk("/u", LOOKUP_FOLLOW, &err);
+	CHECK(top != first && top->i_mnt->covered == first);
+	CHECK(vfs_umount(first, 0) == -EBUSY);                  /* a mount on it */
+	iput(first);
+	CHECK(vfs_umount(top, 0) == 0);
+	iput(top);
+	CHECK(ino_of("/u/top") == -ENOENT);
+	top = walk("/u", LOOKUP_FOLLOW, &err);
+	CHECK(vfs_umount(top, 0) == 0);
+	iput(top);
+	CHECK(inode_count() == before);
+
+	/* MNT_DETACH: out of the tree at once, freed when the file held inside is let go. */
+	CHECK(vfs_mount(&ramfs_type, "/u") == 0);
+	make("/u/held", S_IFREG | 0644, NULL);
+	f = walk("/u/held", 0, &err);
+	top = walk("/u", LOOKUP_FOLLOW, &err);
+	CHECK(vfs_umount(top, 0) == -EBUSY);
+	CHECK(vfs_umount(top, MNT_DETACH) == 0);
+	iput(top);
+	CHECK(ino_of("/u/held") == -ENOENT);
+	CHECK(inode_count() == before + 2);                     /* the held file and its root live on */
+	iput(f);
+	CHECK(inode_count() == before);
+
+	/* MNT_EXPIRE: the first call marks, a second one unmounts if nothing walked in since. */
+	CHECK(vfs_mount(&ramfs_type, "/u") == 0);
+	top = walk("/u", LOOKUP_FOLLOW, &err);
+	CHECK(vfs_umount(top, MNT_EXPIRE) == -EAGAIN);
+	iput(top);
+	CHECK(ino_of("/u/nothing") == -ENOENT);                 /* a walk in: the mark is gone */
+	top = walk("/u", LOOKUP_FOLLOW, &err);
+	CHECK(vfs_umount(top, MNT_EXPIRE) == -EAGAIN);
+	iput(top);
+	top = walk("/u", LOOKUP_FOLLOW, &err);
+	CHECK(vfs_umount(top, MNT_EXPIRE) == 0);
+	iput(top);
+	CHECK(inode_count() == before);
+	CHECK(mutexes_held == 0);
+}
+
 int main(void)
 {
 	build_tree();
@@ -356,5 +434,6 @@ int main(void)
 	test_parent();
 	test_path_of_dir();
 	test_references_balance();
+	test_umount();
 	return hosttest_finish("test_namei");
 }

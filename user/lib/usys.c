@@ -79,6 +79,11 @@ int stat(const char *path, struct stat64 *st) { return SYS2(__NR_stat64, path, s
 int lstat(const char *path, struct stat64 *st) { return SYS2(__NR_lstat64, path, st); }
 int fstat(int fd, struct stat64 *st) { return SYS2(__NR_fstat64, fd, st); }
 int getdents64(int fd, void *buf, unsigned n) { return SYS3(__NR_getdents64, fd, buf, n); }
+int utimensat(int dirfd, const char *path, const struct timespec *times, int flags)
+{
+	return SYS4(__NR_utimensat, dirfd, path, times, flags);
+}
+int futimens(int fd, const struct timespec *times) { return SYS4(__NR_utimensat, fd, 0, times, 0); }
 
 /* getcwd(2) returns the length; the C function returns the buffer. */
 char *getcwd(char *buf, size_t size)

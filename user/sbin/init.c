@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
@@ -16,6 +17,12 @@
 #include <unistd.h>
 
 #define CONSOLE "/dev/console"
+/*
+ * The PATH everything started from here inherits, unless the kernel command line gave one:
+ * smpix's own tools first, then busybox's applets where an initrd has them (make BUSYBOX=1,
+ * docs/userland.md); a directory that does not exist costs a failed lookup, nothing more.
+ */
+#define DEFAULT_PATH "/bin:/sbin:/usr/lib/busybox/bin"
 
 /*
  * In the child: a new session whose controlling terminal is the console, so
@@ -66,6 +73,8 @@ int main(int argc, char **argv)
 	pid_t sh;
 
 	printf("init: pid %d running in user mode\n", getpid());
+	if (!getenv("PATH"))
+		setenv("PATH", DEFAULT_PATH, 1);
 	/*
 	 * The kernel opened the console for us, a session leader, so it is our
 	 * controlling terminal; give it up, so the shell's session can take it.

@@ -16,4 +16,11 @@ int mkfifo(const char *path, mode_t mode);
 int chmod(const char *path, mode_t mode);
 mode_t umask(mode_t mask);
 
+#define UTIME_NOW  ((1l << 30) - 1l)    /* a tv_nsec that means "now" */
+#define UTIME_OMIT ((1l << 30) - 2l)    /* a tv_nsec that means "leave it" */
+struct timespec;
+/* Set access and modification times (times[0], times[1]; NULL: both now); whole seconds are kept. */
+int utimensat(int dirfd, const char *path, const struct timespec *times, int flags);
+int futimens(int fd, const struct timespec *times);
+
 #endif

@@ -1,0 +1,98 @@
+/*
+ * utimensat: set a file's access and modification times (touch, cp -p, tar).
+ * smpix keeps whole seconds: the nanoseconds given are dropped, and stat
+ * shows 0 there. The change time becomes now, as in Linux.
+ */
+#include "fs/fdtable.h"
+#include "fs/file.h"
+#include "fs/namei.h"
+#include "fs/vfs.h"
+#include "kernel/mm/kheap.h"
+#include "kernel/mm/uaccess.h"
+#include "kernel/syscall/handlers.h"
+#include "kernel/uapi/errno.h"
+#include "kernel/uapi/fcntl.h"
+
+#define UTIME_NOW  ((1 << 30) - 1)
+#define UTIME_OMIT ((1 << 30) - 2)
+
+/* The i386 call's struct timespec: 32-bit seconds (utimensat_time64 is the 64-bit one). */
+struct timespec32 {
+	int32_t tv_sec;
+	int32_t tv_nsec;
+};
+
+static bool nsec_valid(int32_t nsec)
+{
+	return nsec == UTIME_NOW || nsec == UTIME_OMIT || (nsec >= 0 && nsec <= 999999999);
+}
+
+/* Set inode's times from t (NULL: both now). */
+static long set_times(struct inode *inode, const struct timespec32 *t)
+{
+	uint32_t now = inode_time_now();
+
+	if (t && (!nsec_valid(t[0].tv_nsec) || !nsec_valid(t[1].tv_nsec)))
+		return -EINVAL;
+	spin_lock(&inode->i_lock);
+	if (!t || t[0].tv_nsec != UTIME_OMIT)
+		inode->i_atime = !t || t[0].tv_nsec == UTIME_NOW ? now : (uint32_t)t[0].tv_sec;
+	if (!t || t[1].tv_nsec != UTIME_OMIT)
+		inode->i_mtime = !t || t[1].tv_nsec == UTIME_NOW ? now : (uint32_t)t[1].tv_sec;
+	inode->i_ctime = now;
+	spin_unlock(&inode->i_lock);
+	return 0;
+}
+
+/*
+ * Linux's order: the times (-EFAULT; both UTIME_OMIT: 0 without even
+ * looking at the path), then a NULL path (dirfd's own file), the flags, the
+ * path, and only then whether the nanoseconds make sense (-EINVAL).
+ */
+long sys_utimensat(int dirfd, const char *upath, const void *utimes, int flags)
+{
+	struct timespec32 t[2], *tp = NULL;
+	struct walk_start s;
+	struct inode *inode;
+	struct file *f;
+	char *path;
+	long r;
+
+	if (utimes) {
+		if (copy_from_user(t, utimes, sizeof(t)) < 0)
+			return -EFAULT;
+		if (t[0].tv_nsec == UTIME_OMIT && t[1].tv_nsec == UTIME_OMIT)
+			return 0;
+		tp = t;
+	}
+	if (!upath && dirfd != AT_FDCWD) {     /* futimens(): the file dirfd is open on */
+		if (flags)
+			return -EINVAL;
+		f = fd_get(dirfd);
+		if (!f)
+			return -EBADF;
+		r = set_times(f->f_inode, tp);
+		fput(f);
+		return r;
+	}
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	r = getname(upath, &path);
+	if (r == -ENOENT && (flags & AT_EMPTY_PATH) && dirfd != AT_FDCWD)
+		return sys_utimensat(dirfd, NULL, utimes, 0);
+	if (r == -ENOENT && (flags & AT_EMPTY_PATH))
+		return sys_utimensat(AT_FDCWD, ".", utimes, 0);
+	if (r < 0)
+		return r;
+	r = walk_start_get(dirfd, path, &s);
+	if (r == 0) {
+		r = path_walk(&s, path, (flags & AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW, &inode);
+		walk_start_put(&s);
+	}
+	kfree(path);
+	if (r < 0)
+		return r;
+	r = set_times(inode, tp);
+	iput(inode);
+	return r;
+}
