@@ -5,39 +5,10 @@ on any system call the kernel had to answer -ENOSYS. Skipped, with the reason, w
 not be fetched (Makefile: busybox-maybe, which leaves the reason in build/busybox.unavailable)."""
 import os
 import re
-import time
 
-PROMPT = re.compile(r"^\$ $", re.M)
+from testlib import Session
+
 ENOSYS = re.compile(r"^pid \d+ \((\S+)\): syscall \d+ \((\S+)\) is not implemented: -ENOSYS$", re.M)
-
-
-class Session:
-    """smpix's shell on the serial console: type a line, take what comes back before the next prompt."""
-
-    def __init__(self, h, name, initrd, cpus=2, timeout=240):
-        self.q = h.Qemu(name, cpus=cpus, timeout=timeout, initrd=initrd)
-        self.ok = self.q.expect(r"^\$ ", timeout=90) is not None
-
-    def _wait_for(self, rx, start, timeout):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            m = rx.search(self.q.output, start)
-            if m:
-                return m
-            if self.q._read_some(min(0.3, max(0.01, end - time.monotonic()))) is None:
-                return rx.search(self.q.output, start)
-        return None
-
-    def run(self, line, timeout=30):
-        if not self.ok:
-            return None
-        start = len(self.q.output)
-        self.q.send(line + "\r")
-        echo = self._wait_for(re.compile(re.escape(line) + r"\n"), start, timeout)
-        if not echo:
-            return None
-        m = self._wait_for(PROMPT, echo.end(), timeout)
-        return self.q.output[echo.end():m.start()] if m else None
 
 
 # (what the check proves, the line typed, a regex the whole output must match)
@@ -100,19 +71,19 @@ def run(h):
                 why = "Debian's busybox-static could not be fetched: " + lines[-1]
         h.skip(f"{name}[session]", why)
         return
-    s = Session(h, "busybox-session", initrd)
+    s = Session(h, "busybox-session", initrd=initrd, timeout=240, boot_timeout=90)
     h.record(f"{name}[boot to the shell]", s.ok, "no '$ ' prompt")
     if not s.ok:
         s.q.kill()
         return
     for what, line, want in STEPS:
-        out = s.run(line)
+        out = s.run(line, timeout=30)
         ok = out is not None and re.fullmatch(want, out) is not None
         h.record(f"{name}[{what}]", ok, f"typed {line!r}, got {out!r}")
     # kill from smpix's shell: the job's pid is in its "[1] PID" line.
-    out = s.run("busybox sleep 30 &")
+    out = s.run("busybox sleep 30 &", timeout=30)
     m = re.search(r"\[\d+\] (\d+)", out or "")
-    killed = s.run(f"busybox kill {m.group(1)}; wait; echo waited") if m else None
+    killed = s.run(f"busybox kill {m.group(1)}; wait; echo waited", timeout=30) if m else None
     h.record(f"{name}[kill a background job]", killed is not None and killed.endswith("waited\n"),
              f"got {out!r} then {killed!r}")
     s.q.send("poweroff\r")
