@@ -64,9 +64,10 @@ def shell_session(h):
           "sh: nosuch: not found\nstatus=127\n", exact=True)
     check(h, "shell[; && || $?]", s.run("false && echo no; true && echo yes || echo no; false || echo or"),
           "yes\nor\n", exact=True)
+    # Unquoted, $W is split into fields at the blanks, as in any POSIX shell.
     check(h, "shell[variables, export, quoting]",
           s.run("V='a  b'; export W=\"$V!\"; echo \"$V\" '$V' $W; env | grep '^W='"),
-          "a  b $V a  b!\nW=a  b!\n", exact=True)
+          "a  b $V a b!\nW=a  b!\n", exact=True)
     check(h, "shell[NAME=value before a command: its environment only]",
           s.run("ONLY=here env | grep ONLY; echo \"[$ONLY]\""), "ONLY=here\n[]\n", exact=True)
     check(h, "shell[cd, comment]", s.run("mkdir /tmp/dir; cd /tmp/dir # echo hidden"), "", exact=True)
@@ -86,8 +87,10 @@ def shell_session(h):
           r"^script: arg1=A args=/etc/shtest.sh\nquoted: hello   world \$greeting \$greeting\ncd: ok\n"
           r"two\nthree\n\s*3\n2\ntest -f: yes\ntest -d: no\nls status: 1\n\s*1 err\n1\n"
           r"SHTEST_VAR=exported\ncleanup: ok\nstatus=3\n$")
-    check(h, "shell[script: #!/bin/sh]", s.run("/etc/shtest.sh B | head -n 1"), "script: arg1=B args=/etc/shtest.sh\n",
-          exact=True)
+    # Not `| head -n 1`: the script's echo is a builtin, so a reader that stops early ends the
+    # script itself with SIGPIPE (as in dash or bash), perhaps before it cleans up.
+    check(h, "shell[script: #!/bin/sh]", s.run("/etc/shtest.sh B > /tmp/out; head -n 1 /tmp/out; rm /tmp/out"),
+          "script: arg1=B args=/etc/shtest.sh\n", exact=True)
     check(h, "shell[tools: usage on bad arguments]", s.run("ls -z; echo s=$?; kill; echo s=$?"),
           r"usage: ls.*\ns=2\nusage: kill.*\ns=2\n")
     check(h, "shell[tools: cp mv ln rm]",
