@@ -143,9 +143,9 @@ static int primary(struct test *t)
 		return v;
 	}
 	if (t->n >= 3 && is_binary(t->a[1])) {
-		s = next(t);
-		next(t);
-		return binary(t, s, t->a[-1], next(t));
+		char *x = next(t), *op = next(t);
+
+		return binary(t, x, op, next(t));
 	}
 	if (t->n >= 2 && is_unary(t->a[0])) {
 		s = next(t);
