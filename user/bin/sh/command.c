@@ -162,6 +162,7 @@ static int run_builtin(const struct builtin *b, struct node *n, struct assigns *
 	if (redir_apply(n->redirs, &undo) == 0) {
 		set_assigns(a, b->special ? NULL : &saved);
 		status = b->fn(argv->n, argv->v);
+		fflush(stdout);         /* a C library that buffers (a host build) must write before the fds go back */
 		var_restore(&saved);
 	}
 	redir_undo(&undo);

@@ -17,6 +17,8 @@
 #include "cmdsub.h"
 #include "expand.h"
 #include "glob.h"
+#include "input.h"
+#include "parse.h"
 #include "pattern.h"
 #include "sh.h"
 #include "vars.h"
@@ -112,6 +114,17 @@ static const char *find_close(const char *p, char open, char close)
 		}
 	}
 	return NULL;
+}
+
+/* The ) that closes a $( whose text starts at p: the parser finds it, as the lexer did (lex.c). */
+static const char *cmdsub_end(const char *p)
+{
+	struct input in;
+
+	input_from_string(&in, p, sh.lineno);
+	if (parse_cmdsub(&in) < 0 || in.nunget > 0)
+		return NULL;
+	return in.str - 1;
 }
 
 /* A sub-expansion to one string: the word of ${x=word}, the text of $(( )). */
@@ -395,7 +408,7 @@ static int expand_dollar(struct fields *f, const char **pp, int dq)
 	int n = 0, r;
 
 	if (*p == '{' || *p == '(') {
-		end = find_close(p, *p, *p == '{' ? '}' : ')');
+		end = *p == '(' && p[1] != '(' ? cmdsub_end(p + 1) : find_close(p, *p, *p == '{' ? '}' : ')');
 		if (!end) {
 			sh_error("missing %s", *p == '{' ? "}" : ")");
 			sh_abort(2);

@@ -109,6 +109,7 @@ int glob_expand(const char *pattern, struct strv *out)
 	} else {
 		expand_from(NULL, pattern, out);
 	}
-	qsort(out->v + first, out->n - first, sizeof(char *), by_name);
+	if (out->n > first)
+		qsort(out->v + first, out->n - first, sizeof(char *), by_name);
 	return out->n - first;
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "input.h"
+#include "str.h"
 #include "vars.h"
 
 void input_from_fd(struct input *in, int fd, int prompt)
@@ -76,6 +77,8 @@ int input_getc(struct input *in)
 	}
 	if (c == '\n')
 		in->line++;
+	if (in->record)
+		str_add(in->record, (char)c);
 	return c;
 }
 
@@ -85,5 +88,7 @@ void input_ungetc(struct input *in, int c)
 		return;
 	if (c == '\n')
 		in->line--;
+	if (in->record && in->record->len > 0)
+		in->record->s[--in->record->len] = '\0';       /* it is always the character just taken */
 	in->unget[in->nunget++] = c;
 }

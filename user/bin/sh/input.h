@@ -4,6 +4,8 @@
 
 #define INPUT_BUF 1024
 
+struct str;
+
 struct input {
 	int fd;                 /* the file or terminal read; -1: a string */
 	const char *str;        /* the string: sh -c, eval, $( ) */
@@ -14,6 +16,7 @@ struct input {
 	int line;               /* the line being read, from 1: for error messages and $LINENO */
 	int prompt;             /* interactive: 1 before a new command ($PS1), 2 inside one ($PS2); 0: never */
 	int eof;
+	struct str *record;     /* if set, every character taken is also added here (see lex.c's $( )) */
 };
 
 void input_from_fd(struct input *in, int fd, int prompt);

@@ -12,6 +12,7 @@
 
 #include "input.h"
 #include "lex.h"
+#include "parse.h"
 #include "sh.h"
 #include "str.h"
 
@@ -117,9 +118,8 @@ static int scan_backquote(struct lexer *lx, struct str *w)
 }
 
 /*
- * Up to the character that closes a $( or ${ (depth counts nested ( or {).
- * Quotes inside are followed, so $(echo ")") works; a case pattern's lone
- * ")" inside $( ) does not (write "(pattern)" there).
+ * Up to the character that closes a ${ or $(( (depth counts nested { or ().
+ * Quotes inside are followed, so ${x:-"}"} works.
  */
 static int scan_nested(struct lexer *lx, struct str *w, char open, char close)
 {
@@ -152,10 +152,30 @@ static int scan_nested(struct lexer *lx, struct str *w, char open, char close)
 	return 0;
 }
 
+/*
+ * The commands of a $( ), after the "(": the parser reads them (and is
+ * thrown away: they are parsed again each time they are expanded) while
+ * the input records every character it takes into the word. A $( ) inside
+ * this one records into its own word; what it took is then added to ours.
+ */
+static int scan_cmdsub(struct lexer *lx, struct str *w)
+{
+	struct str *outer = lx->in->record;
+	size_t start = w->len;
+	int r;
+
+	lx->in->record = w;
+	r = parse_cmdsub(lx->in);
+	lx->in->record = outer;
+	if (outer)
+		str_addn(outer, w->s + start, w->len - start);
+	return r;
+}
+
 /* After a $: ${...}, $(...) and $((...)) are read to their end; anything else is plain text. */
 static int scan_dollar(struct lexer *lx, struct str *w)
 {
-	int c = next_char(lx);
+	int c = next_char(lx), c2;
 
 	str_add(w, '$');
 	if (c == '{') {
@@ -164,7 +184,11 @@ static int scan_dollar(struct lexer *lx, struct str *w)
 	}
 	if (c == '(') {
 		str_add(w, '(');
-		return scan_nested(lx, w, '(', ')');
+		c2 = next_char(lx);
+		input_ungetc(lx->in, c2);
+		if (c2 == '(')
+			return scan_nested(lx, w, '(', ')');    /* $(( )): arithmetic, parentheses balance */
+		return scan_cmdsub(lx, w);
 	}
 	input_ungetc(lx->in, c);
 	return 0;

@@ -567,6 +567,22 @@ static struct node *parse_and_or(struct parser *p)
 	return n;
 }
 
+int parse_cmdsub(struct input *in)
+{
+	struct parser p;
+	struct node *n;
+	int ok;
+
+	parser_init(&p, in);
+	n = parse_list(&p, 1);
+	ok = !p.error && peek(&p)->type == T_RPAREN;
+	if (!ok)
+		unexpected(&p, ")");
+	node_free(n);
+	parser_free(&p);
+	return ok ? 0 : -1;
+}
+
 /* After a syntax error: forget the rest of the line, so the next command starts afresh. */
 static void recover(struct parser *p)
 {

@@ -19,5 +19,11 @@ void parser_init(struct parser *p, struct input *in);
  */
 int parse_command(struct parser *p, struct node **out);
 void parser_free(struct parser *p);
+/*
+ * Right after "$(": parse the commands up to the ")" that closes it, which
+ * only a parser can find (a case pattern's ")" does not close it). 0 with
+ * the ")" taken, or -1 after a syntax error (reported).
+ */
+int parse_cmdsub(struct input *in);
 
 #endif

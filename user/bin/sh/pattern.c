@@ -86,12 +86,13 @@ int pattern_match(const char *pat, const char *s, size_t len)
 	return len == 0;
 }
 
+/* A [ without a ] after it is an ordinary character: so `[ $x = y ]` reads no directory. */
 int pattern_has_magic(const char *pat)
 {
 	for (; *pat; pat++) {
 		if (*pat == '\\' && pat[1])
 			pat++;
-		else if (*pat == '*' || *pat == '?' || *pat == '[')
+		else if (*pat == '*' || *pat == '?' || (*pat == '[' && strchr(pat + 1, ']')))
 			return 1;
 	}
 	return 0;

@@ -2,7 +2,7 @@
  * printf FORMAT [ARG...]: the shell's printf builtin, and /bin/printf too
  * (user/bin/printf.c is a main() around this file, so it stands alone).
  *
- * The format's escapes (\n \t \\ \NNN ...) and conversions %d %i %o %u %x
+ * The format's escapes (\n \t \\ \NNN ..., as dash's: not \") and conversions %d %i %o %u %x
  * %X %c %s %b %% with flags - + space # 0, a width and a precision (either
  * may be *). The format is used again while arguments are left; a missing
  * argument is "" or 0. A numeric argument may be 'c, the character's code.
@@ -24,6 +24,8 @@ struct out {
 
 static void put(struct out *o, const char *s, size_t n)
 {
+	if (n == 0)
+		return;
 	if (o->len + n > o->cap) {
 		while (o->len + n > o->cap)
 			o->cap = o->cap ? o->cap * 2 : 256;
@@ -51,7 +53,7 @@ static void pad(struct out *o, int n, char c)
  */
 static int escape(struct out *o, const char *s, int in_b)
 {
-	static const char from[] = "\\abfnrtv\"'", to[] = "\\\a\b\f\n\r\t\v\"'";
+	static const char from[] = "\\abfnrtv", to[] = "\\\a\b\f\n\r\t\v";
 	const char *e = *s ? strchr(from, *s) : NULL;
 	int n = 0, v = 0, start = in_b && *s == '0';
 

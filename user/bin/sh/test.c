@@ -4,7 +4,7 @@
  * Status 0 if EXPR is true, 1 if false, 2 if it is malformed.
  *
  *   files     -e -f -d -r -w -x -s -h -L -p -c -b -S FILE, -t FD
- *   strings   -n S, -z S, S, S1 = S2, S1 != S2
+ *   strings   -n S, -z S, S, S1 = S2, S1 != S2, S1 < S2, S1 > S2
  *   numbers   N1 -eq -ne -lt -le -gt -ge N2
  *   logic     ! EXPR, EXPR -a EXPR, EXPR -o EXPR, ( EXPR )
  *
@@ -41,7 +41,7 @@ static int is_unary(const char *s)
 
 static int is_binary(const char *s)
 {
-	static const char *const ops[] = { "=", "!=", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", NULL };
+	static const char *const ops[] = { "=", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", NULL };
 	int i;
 
 	for (i = 0; ops[i]; i++)
@@ -103,6 +103,8 @@ static int binary(struct test *t, const char *x, const char *op, const char *y)
 		return strcmp(x, y) == 0;
 	if (strcmp(op, "!=") == 0)
 		return strcmp(x, y) != 0;
+	if (strcmp(op, "<") == 0 || strcmp(op, ">") == 0)
+		return op[0] == '<' ? strcmp(x, y) < 0 : strcmp(x, y) > 0;
 	a = integer(t, x);
 	b = integer(t, y);
 	switch (op[1] * 256 + op[2]) {

@@ -12,7 +12,15 @@ echo "$(cd /tmp && pwd)"; pwd >/dev/null
 z=$(echo 'it''s'); echo "$z"
 echo "$(echo "quoted \"inside\"")"
 v=$(for i in 1 2 3; do echo -n "$i"; done); echo "$v"
-echo "$(case a in (a) echo "case in \$( ), the pattern in parentheses";; esac)"
+echo "$(case a in a) echo "case in \$( )";; esac)"
+echo "$(case b in (b) echo "case in \$( ), the pattern in parentheses";; esac)"
+echo "$(
+	echo "commands over lines" # with a comment )
+	echo "and a here-doc:" $(cat <<EOF2
+inside
+EOF2
+)
+)"
 echo `echo \`echo nested backquotes\``
 echo "len=${#x}"
 w=$(echo a; echo b >&2) 2>/dev/null; echo "w=$w"
