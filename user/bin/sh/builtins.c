@@ -45,7 +45,7 @@ static int b_cd(int argc, char **argv)
 	}
 	if (chdir(dir) < 0) {
 		sh_error("cd: %s: %s", dir, strerror(errno));
-		return 1;
+		return 2;
 	}
 	if (argv[1] && strcmp(argv[1], "-") == 0)
 		printf("%s\n", dir);
@@ -197,14 +197,11 @@ static int b_break(int argc, char **argv)
 	return 0;
 }
 
+/* return N: from a function or a . file; outside both, as in dash, from the script. */
 static int b_return(int argc, char **argv)
 {
 	int n = argv[1] ? number(argv[1]) : sh.status;
 
-	if (exec_func_depth == 0) {
-		sh_error("return: not in a function");
-		return 1;
-	}
 	exec_skip = SKIP_RETURN;
 	return n & 255;
 }

@@ -215,13 +215,31 @@ static int run_exec(struct node *n, struct assigns *a, struct strv *argv)
 	return exec_program(argv->v + 1);
 }
 
-/* Only NAME=value words (and perhaps redirections): set the variables in the shell. */
-static int run_assignments(struct node *n, struct assigns *a)
+/*
+ * Only NAME=value words (and perhaps redirections): set the variables in
+ * the shell, one after the other, so `a=1 b=$a` sees the new a. The status
+ * is that of the last $( ) in them, or 0.
+ */
+static int run_assignments(struct node *n)
 {
 	struct redir_undo *undo = NULL;
-	int status = sh.cmdsub_status >= 0 ? sh.cmdsub_status : 0;
+	struct assigns a = { 0 };
+	char *one[2] = { NULL, NULL };
+	int status = 0, i;
 
-	set_assigns(a, NULL);
+	for (i = 0; n->assigns && n->assigns[i]; i++) {
+		one[0] = n->assigns[i];
+		if (expand_assigns(one, &a) < 0) {
+			assigns_free(&a);
+			return 2;
+		}
+		var_set(a.names.v[i], a.values.v[i]);
+	}
+	if (sh.opt_x)
+		trace(&a, &(struct strv){ 0 });
+	assigns_free(&a);
+	if (sh.cmdsub_status >= 0)
+		status = sh.cmdsub_status;
 	if (redir_apply(n->redirs, &undo) < 0)
 		status = 1;
 	redir_undo(&undo);
@@ -238,14 +256,17 @@ int exec_simple(struct node *n, int flags)
 
 	sh.lineno = n->line;
 	sh.cmdsub_status = -1;
+	if (!n->args)
+		return run_assignments(n);
 	if (expand_fields(n->args, &argv) < 0 || expand_assigns(n->assigns, &a) < 0) {
 		status = 2;
 		goto out;
 	}
 	if (sh.opt_x)
 		trace(&a, &argv);
-	if (argv.n == 0) {
-		status = run_assignments(n, &a);
+	if (argv.n == 0) {             /* the words expanded to nothing: `$empty x=1` is x=1 */
+		set_assigns(&a, NULL);
+		status = sh.cmdsub_status >= 0 ? sh.cmdsub_status : 0;
 		goto out;
 	}
 	b = builtin_find(argv.v[0]);

@@ -4,6 +4,8 @@
  * \r \t \v \\ and \0NNN (octal) interpreted; \c ends the output there.
  * (/bin/echo, user/bin/echo.c, takes words as they are, as coreutils' does.)
  */
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -62,6 +64,8 @@ int echo_main(int argc, char **argv)
 done:
 	/* One write, so that echo into a pipe or a file is one piece. */
 	ok = out.len == 0 || write(1, out.s, out.len) == (ssize_t)out.len;
+	if (!ok)
+		fprintf(stderr, "echo: write error: %s\n", strerror(errno));
 	str_free(&out);
 	return ok ? 0 : 1;
 }

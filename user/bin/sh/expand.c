@@ -32,6 +32,7 @@ struct fields {
 	int escape;             /* the result is a pattern: escape quoted pattern characters */
 	int heredoc;            /* a here-doc body: " is an ordinary character */
 	int nat;                /* how many "$@" so far: "$@" with no parameters makes no field */
+	int in_braces;          /* inside ${x-word}: word's unquoted text is an expansion's, and splits */
 };
 
 static int expand_into(struct fields *f, const char *raw, int dq);
@@ -291,13 +292,18 @@ static int expand_braces(struct fields *f, const char *body, int dq)
 	switch (op[op[0] == ':'] ) {
 	case '-':
 		if (unset) {
+			f->in_braces++;
 			r = expand_into(f, p, dq);
+			f->in_braces--;
 			goto out;
 		}
 		break;
 	case '+':
-		if (!unset)
+		if (!unset) {
+			f->in_braces++;
 			r = expand_into(f, p, dq);
+			f->in_braces--;
+		}
 		goto out;
 	case '=':
 		if (unset) {
@@ -494,6 +500,8 @@ static int expand_into(struct fields *f, const char *raw, int dq)
 		} else if (*p == '`') {
 			if (expand_backquote(f, &p, dq) < 0)
 				return -1;
+		} else if (!dq && f->in_braces) {
+			add_value(f, (char[]){ *p++, '\0' }, 0);
 		} else {
 			add_char(f, *p++, dq);
 		}

@@ -94,8 +94,10 @@ int shell_run(struct input *in, int top)
 		}
 		exec_node(n, 0);
 		node_free(n);
+		if (top && exec_skip == SKIP_RETURN && !sh.interactive)
+			break;                  /* return outside a function ends the script */
 		if (top)
-			exec_skip = SKIP_NONE;  /* break, return or an error at the top: nothing left to unwind */
+			exec_skip = SKIP_NONE;  /* break or an error at the top: nothing left to unwind */
 		if (exec_skip)
 			break;
 	}

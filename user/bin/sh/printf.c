@@ -8,6 +8,7 @@
  * argument is "" or 0. A numeric argument may be 'c, the character's code.
  * %b prints its argument with echo's escapes, where \c stops all output.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,6 +275,8 @@ int printf_main(int argc, char **argv)
 			break;          /* the format takes no arguments: once is enough */
 	} while (*args && !o.stop);
 	ok = o.len == 0 || write(1, o.buf, o.len) == (ssize_t)o.len;
+	if (!ok)
+		fprintf(stderr, "printf: write error: %s\n", strerror(errno));
 	free(o.buf);
 	return ok ? o.status : 1;
 }
