@@ -140,41 +140,7 @@ static char *expand_string(const char *raw, int escape)
 	return str_take(&f.cur);
 }
 
-/* $1, $#, $?, ...: the value of a special or positional parameter; NULL if there is none. */
-static char *special_value(const char *name, char *buf, size_t size)
-{
-	int i;
-
-	if (isdigit(name[0])) {
-		i = atoi(name);
-		return i == 0 ? sh.name : i <= params.n ? params.v[i - 1] : NULL;
-	}
-	switch (name[0]) {
-	case '#':
-		snprintf(buf, size, "%d", params.n);
-		return buf;
-	case '?':
-		snprintf(buf, size, "%d", sh.status);
-		return buf;
-	case '$':
-		snprintf(buf, size, "%d", sh.pid);
-		return buf;
-	case '!':
-		if (!sh.last_bg)
-			return NULL;
-		snprintf(buf, size, "%d", sh.last_bg);
-		return buf;
-	case '-':
-		snprintf(buf, size, "%s%s%s%s%s", sh.opt_e ? "e" : "", sh.opt_f ? "f" : "",
-			 sh.interactive ? "i" : "", sh.opt_u ? "u" : "", sh.opt_x ? "x" : "");
-		return buf;
-	}
-	return NULL;
-}
-
-static int is_special(char c) { return c && (isdigit(c) || strchr("#?$!-@*", c)); }
-
-/* The value of name; "$@" and "$*" joined by sep. NULL: unset. The result may be buf or malloc'd in *tofree. */
+/* The value of name; $@ and $* joined. NULL: unset. The result may be in buf, or malloc'd in *tofree. */
 static const char *param_value(const char *name, char *buf, size_t size, char **tofree)
 {
 	struct str s = { 0 };
@@ -182,22 +148,15 @@ static const char *param_value(const char *name, char *buf, size_t size, char **
 	int i;
 
 	*tofree = NULL;
-	if (strcmp(name, "@") == 0 || strcmp(name, "*") == 0) {
-		sep = name[0] == '*' ? ifs() : " ";
-		for (i = 0; i < params.n; i++) {
-			if (i > 0 && *sep)
-				str_add(&s, *sep);
-			str_adds(&s, params.v[i]);
-		}
-		return *tofree = str_take(&s);
+	if (strcmp(name, "@") != 0 && strcmp(name, "*") != 0)
+		return var_param(name, buf, size);
+	sep = name[0] == '*' ? ifs() : " ";
+	for (i = 0; i < params.n; i++) {
+		if (i > 0 && *sep)
+			str_add(&s, *sep);
+		str_adds(&s, params.v[i]);
 	}
-	if (is_special(name[0]))
-		return special_value(name, buf, size);
-	if (strcmp(name, "LINENO") == 0 && !var_get(name)) {
-		snprintf(buf, size, "%d", sh.lineno);
-		return buf;
-	}
-	return var_get(name);
+	return *tofree = str_take(&s);
 }
 
 /*
@@ -250,6 +209,95 @@ static char *trim(const char *value, const char *op, const char *pat)
 	return xstrdup(value);
 }
 
+/* A ${...} taken apart: ${#name}, or ${name OP word}. */
+struct braces {
+	char name[64];
+	char op[3];             /* "", "-", ":-", "#", "##", ...: what to do with the value */
+	int colon;              /* the op had a colon: an empty value counts as unset */
+	int length;             /* ${#name} */
+	const char *word;
+};
+
+static int bad_substitution(const char *body)
+{
+	sh_error("${%s}: bad substitution", body);
+	sh_abort(2);
+	return -1;
+}
+
+static int parse_braces(const char *body, struct braces *b)
+{
+	const char *p = body;
+	int n = 0;
+
+	memset(b, 0, sizeof(*b));
+	if (p[0] == '#' && p[1] && (var_is_special(p[1]) || isalpha(p[1]) || p[1] == '_')) {
+		b->length = 1;
+		p++;
+	}
+	if (var_is_special(*p) && !isdigit(*p))
+		b->name[n++] = *p++;
+	else if (isdigit(*p))
+		while (isdigit(*p) && n < (int)sizeof(b->name) - 1)
+			b->name[n++] = *p++;            /* ${10} */
+	else
+		while ((isalnum(*p) || *p == '_') && n < (int)sizeof(b->name) - 1)
+			b->name[n++] = *p++;
+	if (*p == ':') {
+		b->colon = 1;
+		p++;
+	}
+	if (*p && strchr("-=?+#%", *p)) {
+		b->op[0] = *p++;
+		if ((b->op[0] == '#' || b->op[0] == '%') && *p == b->op[0])
+			b->op[1] = *p++;
+	}
+	b->word = p;
+	if (n == 0 || (*p && !b->op[0]) || (b->length && b->op[0]) || (b->colon && !b->op[0]))
+		return bad_substitution(body);
+	return 0;
+}
+
+/* ${name=word}: the variable gets word's value when it is unset. */
+static int assign_default(struct fields *f, const struct braces *b, int dq)
+{
+	char *w;
+
+	if (!var_valid_name(b->name, -1)) {
+		sh_error("%s: bad variable name", b->name);
+		sh_abort(2);
+		return -1;
+	}
+	if (!(w = expand_string(b->word, 0)))
+		return -1;
+	var_set(b->name, w);
+	add_value(f, w, dq);
+	free(w);
+	return 0;
+}
+
+/* ${name?word}: an error, with word as the message. */
+static int unset_error(const struct braces *b)
+{
+	char *w = *b->word ? expand_string(b->word, 0) : NULL;
+
+	sh_error("%s: %s", b->name, w ? w : "parameter not set");
+	free(w);
+	sh_abort(2);
+	return -1;
+}
+
+/* The word of ${name-word} and ${name+word}: its unquoted text splits as an expansion's does. */
+static int expand_alternative(struct fields *f, const char *word, int dq)
+{
+	int r;
+
+	f->in_braces++;
+	r = expand_into(f, word, dq);
+	f->in_braces--;
+	return r;
+}
+
 /*
  * ${...}: ${name}, ${#name}, ${name-word} ${name=word} ${name?word}
  * ${name+word} (with a colon, an empty value counts as unset too), and
@@ -257,107 +305,44 @@ static char *trim(const char *value, const char *op, const char *pat)
  */
 static int expand_braces(struct fields *f, const char *body, int dq)
 {
-	char name[64], buf[64], op[3] = { 0 }, *tofree, *w, *trimmed;
-	const char *p = body, *value;
-	int n = 0, length = 0, unset, r = 0;
+	struct braces b;
+	char buf[64], *tofree = NULL, *pat, *trimmed;
+	const char *value;
+	int unset, all = 0, r = 0;
 
-	if (p[0] == '#' && p[1] && (is_special(p[1]) || isalpha(p[1]) || p[1] == '_')) {
-		length = 1;
-		p++;
-	}
-	if (is_special(*p) && !isdigit(*p)) {
-		name[n++] = *p++;
-	} else {
-		while ((isalnum(*p) || *p == '_') && n < (int)sizeof(name) - 1 && !(n && isdigit(name[0]) && !isdigit(*p)))
-			name[n++] = *p++;
-	}
-	name[n] = '\0';
-	if (*p == ':')
-		op[0] = *p++;
-	if (*p && strchr("-=?+#%", *p)) {
-		op[op[0] ? 1 : 0] = *p;
-		if (!op[1] && (*p == '#' || *p == '%') && p[1] == *p)
-			op[1] = *p++;
-		p++;
-	}
-	if (n == 0 || (*p && !op[0]) || (length && op[0]) || (op[0] == ':' && !op[1])) {
-		sh_error("${%s}: bad substitution", body);
-		sh_abort(2);
+	if (parse_braces(body, &b) < 0)
 		return -1;
-	}
-	value = param_value(name, buf, sizeof(buf), &tofree);
-	unset = !value || (op[0] == ':' && !*value);
-	if ((name[0] == '@' || name[0] == '*') && !params.n)
-		unset = 1;
-	switch (op[op[0] == ':'] ) {
-	case '-':
-		if (unset) {
-			f->in_braces++;
-			r = expand_into(f, p, dq);
-			f->in_braces--;
-			goto out;
-		}
-		break;
-	case '+':
-		if (!unset) {
-			f->in_braces++;
-			r = expand_into(f, p, dq);
-			f->in_braces--;
-		}
-		goto out;
-	case '=':
-		if (unset) {
-			if (!var_valid_name(name, -1)) {
-				sh_error("%s: bad variable name", name);
-				sh_abort(2);
-				r = -1;
-				goto out;
-			}
-			if (!(w = expand_string(p, 0))) {
-				r = -1;
-				goto out;
-			}
-			var_set(name, w);
-			add_value(f, w, dq);
-			free(w);
-			goto out;
-		}
-		break;
-	case '?':
-		if (unset) {
-			w = *p ? expand_string(p, 0) : NULL;
-			sh_error("%s: %s", name, w ? w : "parameter not set");
-			free(w);
-			sh_abort(2);
+	value = param_value(b.name, buf, sizeof(buf), &tofree);
+	if (b.name[0] == '@' || b.name[0] == '*')
+		all = 1;
+	unset = !value || (b.colon && !*value) || (all && !params.n);
+	if (b.op[0] == '-' && unset)
+		r = expand_alternative(f, b.word, dq);
+	else if (b.op[0] == '+')
+		r = unset ? 0 : expand_alternative(f, b.word, dq);
+	else if (b.op[0] == '=' && unset)
+		r = assign_default(f, &b, dq);
+	else if (b.op[0] == '?' && unset)
+		r = unset_error(&b);
+	else if (!value && sh.opt_u && !b.op[0] && !all)
+		r = unset_error(&b);
+	else if (b.op[0] == '#' || b.op[0] == '%') {
+		if (!(pat = expand_string(b.word, 1))) {
 			r = -1;
-			goto out;
+		} else {
+			trimmed = trim(value ? value : "", b.op, pat);
+			add_value(f, trimmed, dq);
+			free(trimmed);
+			free(pat);
 		}
-		break;
-	case '#':
-	case '%':
-		if (!(w = expand_string(p, 1))) {
-			r = -1;
-			goto out;
-		}
-		trimmed = trim(value ? value : "", op, w);
-		free(w);
-		free(tofree);
-		value = tofree = trimmed;
-		break;
-	}
-	if (!value && sh.opt_u && !op[0] && name[0] != '@' && name[0] != '*') {
-		sh_error("%s: parameter not set", name);
-		sh_abort(2);
-		r = -1;
-	} else if (length) {
+	} else if (b.length) {
 		snprintf(buf, sizeof(buf), "%d", (int)strlen(value ? value : ""));
 		add_value(f, buf, dq);
-	} else if ((name[0] == '@' || name[0] == '*') && !op[0]) {
-		add_params(f, name, dq);
+	} else if (all) {
+		add_params(f, b.name, dq);
 	} else if (value) {
 		add_value(f, value, dq);
 	}
-out:
 	free(tofree);
 	return r;
 }
@@ -431,7 +416,7 @@ static int expand_dollar(struct fields *f, const char **pp, int dq)
 		*pp = end + 1;
 		return r;
 	}
-	if (is_special(*p)) {
+	if (var_is_special(*p)) {
 		name[n++] = *p++;
 	} else {
 		while ((isalnum(*p) || *p == '_') && n < (int)sizeof(name) - 1)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sh.h"
 #include "str.h"
 #include "vars.h"
 
@@ -168,6 +169,45 @@ void var_print(int exported_only)
 		str_free(&line);
 	}
 	free(all);
+}
+
+/* ---- parameters: variables, and the positional and special ones ---- */
+
+int var_is_special(char c) { return c && (isdigit(c) || strchr("#?$!-@*", c)); }
+
+const char *var_param(const char *name, char *buf, int size)
+{
+	int i;
+
+	if (isdigit(name[0])) {
+		i = atoi(name);
+		return i == 0 ? sh.name : i <= params.n ? params.v[i - 1] : NULL;
+	}
+	switch (var_is_special(name[0]) ? name[0] : 0) {
+	case '#':
+		snprintf(buf, size, "%d", params.n);
+		return buf;
+	case '?':
+		snprintf(buf, size, "%d", sh.status);
+		return buf;
+	case '$':
+		snprintf(buf, size, "%d", sh.pid);
+		return buf;
+	case '!':
+		if (!sh.last_bg)
+			return NULL;
+		snprintf(buf, size, "%d", sh.last_bg);
+		return buf;
+	case '-':
+		snprintf(buf, size, "%s%s%s%s%s", sh.opt_e ? "e" : "", sh.opt_f ? "f" : "",
+			 sh.interactive ? "i" : "", sh.opt_u ? "u" : "", sh.opt_x ? "x" : "");
+		return buf;
+	}
+	if (strcmp(name, "LINENO") == 0 && !var_get(name)) {
+		snprintf(buf, size, "%d", sh.lineno);
+		return buf;
+	}
+	return var_get(name);
 }
 
 /* ---- saved values: local variables and NAME=value before a function or builtin ---- */

@@ -11,6 +11,9 @@ void var_import(char **env);
 char **var_environ(void);                       /* the exported variables as NAME=value, malloc'd */
 void var_free_environ(char **env);
 void var_print(int exported_only);              /* for `set` and `export` without arguments */
+/* A parameter's value: a variable, $0 $1 ..., or $# $? $$ $! $- (in buf) and $LINENO. NULL: unset. */
+const char *var_param(const char *name, char *buf, int size);
+int var_is_special(char c);                     /* a digit or one of # ? $ ! - @ * */
 
 /*
  * Values to put back later: `local x` in a function, and NAME=value in
