@@ -212,7 +212,10 @@ static int run_exec(struct node *n, struct assigns *a, struct strv *argv)
 	}
 	for (i = 0; i < a->names.n; i++)
 		var_export(a->names.v[i], a->values.v[i]);
-	return exec_program(argv->v + 1);
+	i = exec_program(argv->v + 1);
+	if (!sh.interactive)
+		sh_exit(i);             /* a script whose exec failed has nothing sensible left to do */
+	return i;
 }
 
 /*

@@ -168,8 +168,10 @@ static int exec_background(struct node *n)
 		exec_node(n->body, EV_EXIT);
 		sh_exit(sh.status);
 	}
+	if (pid < 0)
+		return job_wait(j);     /* nothing started: 1 */
 	job_background(j);
-	return pid < 0 ? 1 : 0;
+	return 0;
 }
 
 /* a | b | c: one child per command, each stdout on a pipe to the next one's stdin. */
