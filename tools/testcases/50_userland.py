@@ -103,6 +103,14 @@ def shell_session(h):
     check(h, "shell[dmesg]", s.run("dmesg | grep -c 'smp: 2 CPUs online$'"), r"^[1-9]\d*\n$")
     check(h, "shell[bklstat]", s.run("bklstat -r; bklstat -t -n 1"),
           r"counters reset\n(.|\n)*sorted by hold time")
+    check(h, "shell[for, case, functions, $(( )), $( )]",
+          s.run("f() { case $1 in a*) echo \"$1: $(($2 * 2))\";; *) echo other;; esac; }; "
+                "for w in ab cd; do f $w 21; done; echo \"[$(f x)]\""),
+          "ab: 42\nother\n[other]\n", exact=True)
+    typed_over_lines(h, s)
+    check(h, "shell[a syntax error names its line and the shell goes on]", s.run("echo a; fi; echo $?"),
+          r'^/bin/sh: \d+: Syntax error: "fi" unexpected\n$')
+    check(h, "shell[... with status 2]", s.run("echo $?"), "2\n", exact=True)
     check(h, "shell[exit: init starts the shell again]", s.run("exit 5"), r"^$")
     check(h, "shell[the new shell works]", s.run("echo again"), "again\n", exact=True)
     interrupt(h, s)
@@ -114,6 +122,18 @@ def shell_session(h):
     if h.bad_lines(s.q.output):
         problems.append("kernel reported: " + h.bad_lines(s.q.output)[0])
     h.record("shell[poweroff: QEMU exits with status 0]", not problems, "; ".join(problems))
+
+
+def typed_over_lines(h, s):
+    """A loop typed on three lines: the shell asks for the rest with $PS2 ("> ") and runs it whole."""
+    pos = len(s.q.output)
+    for line in ("for i in 1 2", "do echo \"line $i\"", "done"):
+        at = len(s.q.output)
+        s.q.send(line + "\r")
+        m = s.wait_for(re.compile(r"^> $" if line != "done" else PROMPT.pattern, re.M), at, 10)
+    out = s.q.output[pos:m.start()] if m else s.q.output[pos:]
+    h.record("shell[a loop typed over several lines, with the $PS2 prompt]",
+             m is not None and out.endswith("> done\nline 1\nline 2\n"), f"got {out!r}")
 
 
 def interrupt(h, s):
@@ -135,6 +155,17 @@ def interrupt(h, s):
     ok = m is not None and time.monotonic() - start < 15
     out = s.run("echo $?")
     h.record(name, ok and out == "130\n", f"after ^C: {s.q.output[pos:][:80]!r}, $? {out!r}")
+    # ^C ends the command line it hit, not just the command: a loop does not go on to its next turn.
+    pos = len(s.q.output)
+    s.q.send("for i in 1 2 3; do sleep 2; echo turn $i; done; echo after\r")
+    s.wait_for(re.compile(r"echo after\n"), pos, 10)
+    time.sleep(1)
+    s.q.send("\x03")
+    m = s.wait_for(PROMPT, pos + 10, 10)
+    out = s.q.output[pos:m.start()] if m else s.q.output[pos:]
+    rest = out.split("\n", 1)[-1]
+    h.record("shell[^C stops a loop, not just its sleep]", m is not None and "turn" not in rest and "after" not in rest,
+             f"got {out!r}")
 
 
 
