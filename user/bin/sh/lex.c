@@ -167,6 +167,8 @@ static int scan_cmdsub(struct lexer *lx, struct str *w)
 	lx->in->record = w;
 	r = parse_cmdsub(lx->in);
 	lx->in->record = outer;
+	if (r < 0)
+		lx->reported = 1;
 	if (outer)
 		str_addn(outer, w->s + start, w->len - start);
 	return r;
@@ -307,6 +309,22 @@ static void scan_redir(struct lexer *lx, int c, struct token *t)
 	}
 }
 
+/* Digits right before < or > are the fd to redirect (2>err, 3<&0): the word becomes that operator. */
+static void fd_number(struct lexer *lx, struct token *t)
+{
+	int c = input_getc(lx->in), fd;
+
+	input_ungetc(lx->in, c);
+	if ((c != '<' && c != '>') || !t->text[0] || strspn(t->text, "0123456789") != strlen(t->text) ||
+	    strlen(t->text) > 3)
+		return;
+	fd = atoi(t->text);
+	free(t->text);
+	t->text = NULL;
+	scan_redir(lx, input_getc(lx->in), t);
+	t->fd = fd;
+}
+
 void lex_next(struct lexer *lx, struct token *t)
 {
 	struct str w = { 0 };
@@ -350,27 +368,17 @@ void lex_next(struct lexer *lx, struct token *t)
 		}
 		return;
 	}
+	lx->reported = 0;
 	if (scan_word(lx, c, &w) < 0) {
-		sh_syntax_error(lx->in->line, "Unterminated quoted string");
+		if (!lx->reported)
+			sh_syntax_error(lx->in->line, "Unterminated quoted string");
 		str_free(&w);
 		t->type = T_ERROR;
 		return;
 	}
 	t->text = str_take(&w);
-	/* Digits right before < or > are the fd to redirect: 2>err, 3<&0. */
-	c = input_getc(lx->in);
-	input_ungetc(lx->in, c);
-	if ((c == '<' || c == '>') && t->text[0] && strspn(t->text, "0123456789") == strlen(t->text) &&
-	    strlen(t->text) < 4) {
-		int fd = atoi(t->text);
-
-		free(t->text);
-		t->text = NULL;
-		scan_redir(lx, input_getc(lx->in), t);
-		t->fd = fd;
-		return;
-	}
 	t->type = T_WORD;
+	fd_number(lx, t);
 }
 
 const char *tok_name(const struct token *t)

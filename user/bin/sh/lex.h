@@ -26,6 +26,7 @@ struct lexer {
 	struct input *in;
 	struct redir *pending;  /* here-docs whose bodies start after the next newline */
 	struct redir **pending_tail;
+	int reported;           /* the error ending this word was reported already (in a $( )) */
 };
 
 void lex_init(struct lexer *lx, struct input *in);

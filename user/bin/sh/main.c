@@ -126,46 +126,53 @@ static void become_interactive(void)
 	}
 }
 
+/* -c -i -e -x -u -f (+ turns the last four off); the index of the first other argument. */
+static int options(int argc, char **argv, int *command, int *interactive)
+{
+	char *c;
+	int i, on;
+
+	for (i = 1; i < argc && (argv[i][0] == '-' || argv[i][0] == '+') && argv[i][1]; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			return i + 1;
+		on = argv[i][0] == '-';
+		for (c = argv[i] + 1; *c; c++) {
+			if (*c == 'c' && on)
+				*command = 1;
+			else if (*c == 'i' && on)
+				*interactive = 1;
+			else if (*c == 'e')
+				sh.opt_e = on;
+			else if (*c == 'x')
+				sh.opt_x = on;
+			else if (*c == 'u')
+				sh.opt_u = on;
+			else if (*c == 'f')
+				sh.opt_f = on;
+			else if (*c != 's')
+				usage();
+		}
+	}
+	return i;
+}
+
 int main(int argc, char **argv)
 {
 	struct input *in = xmalloc(sizeof(*in));
-	char *command = NULL, *c;
-	int i, fd, force_interactive = 0;
+	int i, fd, cflag = 0, force_interactive = 0;
 
 	sh.pid = getpid();
 	sh.name = argv[0];
 	var_import(environ);
 	if (!var_get("PATH"))
 		var_export("PATH", "/bin:/sbin");
-	for (i = 1; i < argc && (argv[i][0] == '-' || argv[i][0] == '+') && argv[i][1]; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			i++;
-			break;
-		}
-		for (c = argv[i] + 1; *c; c++) {
-			if (*c == 'c' && argv[i][0] == '-')
-				command = "";
-			else if (*c == 'i')
-				force_interactive = 1;
-			else if (*c == 'e')
-				sh.opt_e = argv[i][0] == '-';
-			else if (*c == 'x')
-				sh.opt_x = argv[i][0] == '-';
-			else if (*c == 'u')
-				sh.opt_u = argv[i][0] == '-';
-			else if (*c == 'f')
-				sh.opt_f = argv[i][0] == '-';
-			else if (*c != 's')
-				usage();
-		}
-	}
-	if (command) {
+	i = options(argc, argv, &cflag, &force_interactive);
+	if (cflag) {
 		if (i >= argc)
 			usage();
-		command = argv[i++];
+		input_from_string(in, argv[i++], 1);
 		if (i < argc)
 			sh.name = argv[i++];
-		input_from_string(in, command, 1);
 	} else if (i < argc) {
 		sh.name = argv[i++];
 		fd = open(sh.name, O_RDONLY);

@@ -31,3 +31,6 @@ echo `echo a` "$(echo b)" 'c' d\ e
 cd /tmp && echo "cd: $(pwd)"; cd /
 command -v cd; command -v sh | grep -c sh
 echo "last: $?"
+cd /nonexistent 2>/dev/null; echo "cd to nowhere: $?"
+${SH:-sh} -c 'exec nonexistent_command 2>/dev/null; echo "not reached"'; echo "exec failed: $?"
+${SH:-sh} -c 'echo before; return 4; echo "not reached"'; echo "return at the top: $?"

@@ -27,3 +27,6 @@ echo "${nothing:-"quoted default"}"
 set -- one two; echo "${#}" "${1}" "${2:-none}" "${3:-none}"
 echo "pid is a number: $(test $$ -gt 0 && echo yes)"
 case $0 in *.sh) echo "\$0 ends in .sh" ;; esac
+a=1 b=$a; echo "assignments in order: $b"
+unset u; set -- ${u:-two words}; echo "an unquoted default splits: $#"
+set -- "${u:-two words}"; echo "a quoted one does not: $#"
