@@ -5,12 +5,13 @@
  * the line, unless -r. Status 1 at the end of the input.
  *
  * The line must be taken from fd 0 without reading past it, because the
- * next command reads on from there: from a file, read() a block and lseek
- * back over what follows the newline; from a pipe or terminal, one byte at
- * a time.
+ * next command reads on from there: from a regular file, read() a block
+ * and lseek back over what follows the newline; from anything else (a
+ * pipe, a terminal), one byte at a time.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "builtins.h"
@@ -40,7 +41,8 @@ static int read_line(int raw, struct str *line, struct str *quoted)
 {
 	char buf[256];
 	int pos = 0, len = 0, c, eof = 1;
-	int seekable = lseek(0, 0, SEEK_CUR) >= 0;
+	struct stat st;
+	int seekable = fstat(0, &st) == 0 && S_ISREG(st.st_mode);
 
 	while ((c = next_byte(buf, &pos, &len, seekable)) >= 0) {
 		if (c == '\n') {
