@@ -89,16 +89,17 @@ static void add_value(struct fields *f, const char *v, int quoted)
 
 /*
  * Where the bracket at p closes: p is at the ( or {, the result at the
- * matching ) or }. Quotes and escapes inside are skipped. NULL if it never does.
+ * matching ) or }. Quotes and escapes inside are skipped (' is not a quote
+ * inside double quotes: dq). NULL if it never closes.
  */
-static const char *find_close(const char *p, char open, char close)
+static const char *find_close(const char *p, char open, char close, int dq)
 {
 	int depth = 0;
 
 	for (; *p; p++) {
 		if (*p == '\\' && p[1]) {
 			p++;
-		} else if (*p == '\'') {
+		} else if (*p == '\'' && !dq) {
 			p = strchr(p + 1, '\'');
 			if (!p)
 				return NULL;
@@ -399,7 +400,7 @@ static int expand_dollar(struct fields *f, const char **pp, int dq)
 	int n = 0, r;
 
 	if (*p == '{' || *p == '(') {
-		end = *p == '(' && p[1] != '(' ? cmdsub_end(p + 1) : find_close(p, *p, *p == '{' ? '}' : ')');
+		end = *p == '(' && p[1] != '(' ? cmdsub_end(p + 1) : find_close(p, *p, *p == '{' ? '}' : ')', dq);
 		if (!end) {
 			sh_error("missing %s", *p == '{' ? "}" : ")");
 			sh_abort(2);

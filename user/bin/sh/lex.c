@@ -47,7 +47,7 @@ static int next_char(struct lexer *lx)
 	}
 }
 
-static int scan_dollar(struct lexer *lx, struct str *w);
+static int scan_dollar(struct lexer *lx, struct str *w, int dq);
 static int scan_backquote(struct lexer *lx, struct str *w);
 
 /* A backslash and what it quotes, both kept. */
@@ -87,7 +87,7 @@ static int scan_dquote(struct lexer *lx, struct str *w)
 		if (c == '\\')
 			scan_escape(lx, w);
 		else if (c == '$') {
-			if (scan_dollar(lx, w) < 0)
+			if (scan_dollar(lx, w, 1) < 0)
 				return -1;
 		} else if (c == '`') {
 			if (scan_backquote(lx, w) < 0)
@@ -119,9 +119,10 @@ static int scan_backquote(struct lexer *lx, struct str *w)
 
 /*
  * Up to the character that closes a ${ or $(( (depth counts nested { or ().
- * Quotes inside are followed, so ${x:-"}"} works.
+ * Quotes inside are followed, so ${x:-"}"} works; within double quotes a '
+ * is an ordinary character, as in "${x:-it's}".
  */
-static int scan_nested(struct lexer *lx, struct str *w, char open, char close)
+static int scan_nested(struct lexer *lx, struct str *w, char open, char close, int dq)
 {
 	int c, depth = 1, r = 0;
 
@@ -131,14 +132,14 @@ static int scan_nested(struct lexer *lx, struct str *w, char open, char close)
 			return -1;
 		if (c == '\\')
 			scan_escape(lx, w);
-		else if (c == '\'')
+		else if (c == '\'' && !dq)
 			r = scan_squote(lx, w);
 		else if (c == '"')
 			r = scan_dquote(lx, w);
 		else if (c == '`')
 			r = scan_backquote(lx, w);
 		else if (c == '$')
-			r = scan_dollar(lx, w);
+			r = scan_dollar(lx, w, dq);
 		else {
 			if (c == open)
 				depth++;
@@ -175,21 +176,21 @@ static int scan_cmdsub(struct lexer *lx, struct str *w)
 }
 
 /* After a $: ${...}, $(...) and $((...)) are read to their end; anything else is plain text. */
-static int scan_dollar(struct lexer *lx, struct str *w)
+static int scan_dollar(struct lexer *lx, struct str *w, int dq)
 {
 	int c = next_char(lx), c2;
 
 	str_add(w, '$');
 	if (c == '{') {
 		str_add(w, '{');
-		return scan_nested(lx, w, '{', '}');
+		return scan_nested(lx, w, '{', '}', dq);
 	}
 	if (c == '(') {
 		str_add(w, '(');
 		c2 = next_char(lx);
 		input_ungetc(lx->in, c2);
 		if (c2 == '(')
-			return scan_nested(lx, w, '(', ')');    /* $(( )): arithmetic, parentheses balance */
+			return scan_nested(lx, w, '(', ')', dq);        /* $(( )): arithmetic, parentheses balance */
 		return scan_cmdsub(lx, w);
 	}
 	input_ungetc(lx->in, c);
@@ -217,7 +218,7 @@ static int scan_word(struct lexer *lx, int c, struct str *w)
 		else if (c == '`')
 			r = scan_backquote(lx, w);
 		else if (c == '$')
-			r = scan_dollar(lx, w);
+			r = scan_dollar(lx, w, 0);
 		else
 			str_add(w, (char)c);
 		if (r < 0)

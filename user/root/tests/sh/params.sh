@@ -30,3 +30,4 @@ case $0 in *.sh) echo "\$0 ends in .sh" ;; esac
 a=1 b=$a; echo "assignments in order: $b"
 unset u; set -- ${u:-two words}; echo "an unquoted default splits: $#"
 set -- "${u:-two words}"; echo "a quoted one does not: $#"
+echo "${u:-it's}" "${u:-"quoted"}" ${u:-'single'} "${u:-a}b}"
