@@ -1,7 +1,7 @@
 /*
  * The builtins that change the shell itself (cd, set, shift, exit, ...),
- * and the table of all of them. echo, printf, test and read have files of
- * their own; command is in command.c, next to the lookup it shares.
+ * and the table of all of them. echo, printf, test, read and getopts have
+ * files of their own; command is in command.c, next to the lookup it shares.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -304,6 +304,7 @@ static const struct builtin builtins[] = {
 	{ "exit", b_exit, 1 },
 	{ "export", b_export, 1 },
 	{ "false", b_false, 0 },
+	{ "getopts", builtin_getopts, 0 },
 	{ "local", b_local, 0 },
 	{ "printf", printf_main, 0 },
 	{ "pwd", b_pwd, 0 },
