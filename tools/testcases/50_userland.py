@@ -78,9 +78,14 @@ def shell_session(h):
     out = s.run("sleep 3 & ps")
     ok = out is not None
     if ok:
-        sh_pgid = re.search(r"^\s*\d+\s+\d+\s+(\d+)\s+\d+ \S\s+\S+ sh$", out, re.M)
-        sl = re.search(r"^\s*(\d+)\s+\d+\s+(\d+)\s+\d+ \S\s+\S+ sleep$", out, re.M)
-        ok = bool(sh_pgid and sl and sl.group(1) == sl.group(2) and sl.group(2) != sh_pgid.group(1))
+        # The job ([1] PID) is sleep, or still the shell's child on its way to exec it: either
+        # way it must lead a group of its own, not its parent's (the shell's).
+        job = re.search(r"^\[1\] (\d+)$", out, re.M)
+        rows = {m.group(1): m for m in re.finditer(r"^\s*(\d+)\s+(\d+)\s+(\d+)\s+\d+ \S\s+\S+ (\S+)$", out, re.M)}
+        row = rows.get(job.group(1)) if job else None
+        parent = rows.get(row.group(2)) if row else None
+        ok = bool(row and parent and row.group(4) in ("sleep", "sh") and row.group(3) == row.group(1)
+                  and parent.group(4) == "sh" and parent.group(3) != row.group(3))
     h.record("shell[ps: the job leads its own process group]", ok, f"got {out!r}")
     s.run("wait")
     check(h, "shell[script: sh FILE]", s.run("sh /etc/shtest.sh A; echo status=$?"),

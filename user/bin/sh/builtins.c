@@ -1,7 +1,7 @@
 /*
  * The builtins that change the shell itself (cd, set, shift, exit, ...),
- * and the table of all of them. echo, printf, test, read and getopts have
- * files of their own; command is in command.c, next to the lookup it shares.
+ * and the table of all of them. echo, printf, test, read, getopts and
+ * trap have files of their own; command is in command.c, next to the lookup it shares.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -313,6 +313,7 @@ static const struct builtin builtins[] = {
 	{ "set", b_set, 1 },
 	{ "shift", b_shift, 1 },
 	{ "test", test_main, 0 },
+	{ "trap", builtin_trap, 1 },
 	{ "true", b_true, 0 },
 	{ "unset", b_unset, 1 },
 	{ "wait", b_wait, 0 },

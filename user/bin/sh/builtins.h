@@ -15,6 +15,7 @@ const struct builtin *builtin_find(const char *name);
 /* Builtins with a file of their own. echo, printf and test are also programs (/bin/printf, /bin/test). */
 int builtin_getopts(int argc, char **argv);
 int builtin_read(int argc, char **argv);
+int builtin_trap(int argc, char **argv);
 int echo_main(int argc, char **argv);
 int printf_main(int argc, char **argv);
 int test_main(int argc, char **argv);

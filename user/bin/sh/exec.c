@@ -24,6 +24,7 @@
 #include "redir.h"
 #include "sh.h"
 #include "timing.h"
+#include "trap.h"
 #include "vars.h"
 
 enum skip exec_skip;
@@ -290,6 +291,7 @@ int exec_node(struct node *n, int flags)
 	}
 	redir_undo(&undo);
 	sh.status = status;
+	trap_run_pending();
 	/* set -e: a command that fails, where no one tests it, ends the shell. */
 	if (may_exit && sh.opt_e && status != 0 && !(flags & EV_TESTED) && !exec_skip)
 		sh_exit(status);

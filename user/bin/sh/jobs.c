@@ -21,6 +21,7 @@
 #include "jobs.h"
 #include "sh.h"
 #include "str.h"
+#include "trap.h"
 
 struct job {
 	int id;                 /* [N] of a background job; 0 in the foreground */
@@ -72,6 +73,7 @@ void subshell_enter(int background)
 
 	sh.subshell = 1;
 	sh.interactive = sh.jobctl = sh.tty_owner = 0;
+	trap_subshell();
 	for (j = jobs; j; j = next) {   /* the parent's jobs are not our children */
 		next = j->next;
 		free(j->pids);

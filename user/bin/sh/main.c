@@ -13,7 +13,7 @@
  * a tree, node.h), exec.c (walking the tree), command.c (simple commands),
  * expand.c (words; with arith.c, cmdsub.c, pattern.c, glob.c), redir.c,
  * jobs.c, vars.c, func.c, builtins.c (with read.c, getopts.c, echo.c,
- * printf.c, test.c) and timing.c. This file: starting up, the main loop, errors.
+ * printf.c, test.c, trap.c) and timing.c. This file: starting up, the main loop, errors.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +31,7 @@
 #include "parse.h"
 #include "sh.h"
 #include "str.h"
+#include "trap.h"
 #include "vars.h"
 
 struct shell sh;
@@ -67,7 +68,9 @@ void sh_abort(int status)
 
 void sh_exit(int status)
 {
-	exit(status);
+	sh.status = status;
+	trap_run_exit();                /* it may change $? with exit N */
+	exit(sh.status);
 }
 
 int shell_run(struct input *in, int top)

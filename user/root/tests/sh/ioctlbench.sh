@@ -12,6 +12,13 @@ if ! command -v ioctlbench > /dev/null 2>&1; then
 	}
 fi
 old=$(cat $mode)
+# Whatever happens (^C included), the policy goes back to what it was.
+restore() {
+	echo "$old" > $mode
+	[ "$mode" = /proc/sys/kernel/ioctl_mode ] || rm $mode
+}
+trap restore EXIT
+trap 'exit 130' INT TERM
 for policy in auto serialized unlocked; do
 	echo $policy > $mode
 	run=1
@@ -33,6 +40,6 @@ for policy in auto serialized unlocked; do
 		run=$((run + 1))
 	done
 done
-echo "$old" > $mode
-[ "$mode" = /proc/sys/kernel/ioctl_mode ] || rm $mode
+restore
+trap - EXIT
 echo "policy restored: $(cat /proc/sys/kernel/ioctl_mode 2>/dev/null || echo "$old")"
