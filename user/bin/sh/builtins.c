@@ -1,7 +1,8 @@
 /*
  * The builtins that change the shell itself (cd, set, shift, exit, ...),
  * and the table of all of them. echo, printf, test, read, getopts and
- * trap have files of their own; command is in command.c, next to the lookup it shares.
+ * trap have files of their own; command is in command.c, next to the
+ * lookup it shares.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -5,8 +5,9 @@
  * terminal's foreground group (tcsetpgrp) while the shell waits, so ^C
  * goes to it and not to the shell. setpgid is called in both the parent
  * and the child, so whichever runs first the group exists before anyone
- * relies on it. A script (no job control) keeps every process in the shell's
- * group, as dash does: ^C stops the script and what it runs together.
+ * relies on it. A script (no job control) keeps every process in the
+ * shell's group, as dash does: ^C stops the script and what it runs
+ * together.
  */
 #include <errno.h>
 #include <fcntl.h>

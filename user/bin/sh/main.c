@@ -13,7 +13,8 @@
  * a tree, node.h), exec.c (walking the tree), command.c (simple commands),
  * expand.c (words; with arith.c, cmdsub.c, pattern.c, glob.c), redir.c,
  * jobs.c, vars.c, func.c, builtins.c (with read.c, getopts.c, echo.c,
- * printf.c, test.c, trap.c) and timing.c. This file: starting up, the main loop, errors.
+ * printf.c, test.c, trap.c) and timing.c. This file: starting up, the
+ * main loop, errors.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -2,9 +2,9 @@
  * printf FORMAT [ARG...]: the shell's printf builtin, and /bin/printf too
  * (user/bin/printf.c is a main() around this file, so it stands alone).
  *
- * The format's escapes (\n \t \\ \NNN ..., as dash's: not \") and conversions %d %i %o %u %x
- * %X %c %s %b %% with flags - + space # 0, a width and a precision (either
- * may be *). The format is used again while arguments are left; a missing
+ * The format's escapes (\n \t \\ \NNN ..., as dash's: not \") and the
+ * conversions %d %i %o %u %x %X %c %s %b %% with flags - + space # 0, a
+ * width and a precision (either may be *). The format is used again while arguments are left; a missing
  * argument is "" or 0. A numeric argument may be 'c, the character's code.
  * %b prints its argument with echo's escapes, where \c stops all output.
  */
