@@ -4,6 +4,7 @@
 
 void trap_run_pending(void);    /* run the traps of the signals that came; a safe point */
 void trap_run_exit(void);       /* the EXIT trap, once, from the shell itself (not a subshell) */
-void trap_subshell(void);       /* a forked copy: traps with a command go back to the default; ignored stay ignored */
+/* In a forked copy of the shell: traps with a command go back to the default; ignored ones stay ignored. */
+void trap_subshell(void);
 
 #endif
