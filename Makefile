@@ -67,6 +67,10 @@ USBIN_SRCS := $(wildcard user/sbin/*.c)
 UPROG_SRCS := $(wildcard user/bin/*.c user/tests/*.c) $(USBIN_SRCS)
 UPROGS := $(addprefix $(BUILD)/ubin/,$(basename $(notdir $(UPROG_SRCS))))
 USBINS := $(addprefix $(BUILD)/ubin/,$(basename $(notdir $(USBIN_SRCS))))
+# A program too big for one file is a directory: user/bin/NAME/*.c are linked into /bin/NAME.
+UDIR_PROGS := $(sort $(patsubst user/bin/%/,%,$(dir $(wildcard user/bin/*/*.c))))
+UDIR_SRCS := $(wildcard $(addsuffix /*.c,$(addprefix user/bin/,$(UDIR_PROGS))))
+UPROGS += $(addprefix $(BUILD)/ubin/,$(UDIR_PROGS))
 
 $(BUILD)/user/%.c.o: user/%.c
 	@mkdir -p $(dir $@)
@@ -91,13 +95,29 @@ $(BUILD)/user/%.S.o: user/%.S
 	@$(if $(Q),echo "  UAS     $<")
 	$(Q)$(CC) $(UCFLAGS) -c $< -o $@
 
+# A program is linked from every object it depends on: its own, the libc's, and any
+# extra ones given below.
+ULINK = $(LD) -m elf_i386 -nostdlib -z noexecstack -z max-page-size=4096 -T user/user.ld -o $@ $(filter %.o,$^)
+
 define UPROG_RULE
 $(BUILD)/ubin/$(basename $(notdir $(1))): $(BUILD)/$(1).o $(ULIB_OBJS) user/user.ld
 	@mkdir -p $$(dir $$@)
 	@$$(if $$(Q),echo "  ULD     $$@")
-	$$(Q)$$(LD) -m elf_i386 -nostdlib -z noexecstack -z max-page-size=4096 -T user/user.ld -o $$@ $(BUILD)/$(1).o $(ULIB_OBJS)
+	$$(Q)$$(ULINK)
 endef
 $(foreach s,$(UPROG_SRCS),$(eval $(call UPROG_RULE,$(s))))
+
+define UDIR_RULE
+$(BUILD)/ubin/$(1): $(patsubst %,$(BUILD)/%.o,$(wildcard user/bin/$(1)/*.c)) $(ULIB_OBJS) user/user.ld
+	@mkdir -p $$(dir $$@)
+	@$$(if $$(Q),echo "  ULD     $$@")
+	$$(Q)$$(ULINK)
+endef
+$(foreach p,$(UDIR_PROGS),$(eval $(call UDIR_RULE,$(p))))
+
+# The tools that are also shell builtins are the builtin's code with a main() around it.
+$(BUILD)/ubin/printf: $(BUILD)/user/bin/sh/printf.c.o
+$(BUILD)/ubin/test: $(BUILD)/user/bin/sh/test.c.o
 
 # ---- compat: ordinary C programs built against the host's glibc ------------------
 # user/compat/NAME.c -> /bin/compat-NAME in the initrd, a static i386 glibc binary as
@@ -391,4 +411,4 @@ help:
 	compile_commands.json
 .DELETE_ON_ERROR:
 
--include $(KOBJS:.o=.d) $(HOSTTESTS:=.d) $(ULIB_OBJS:.o=.d) $(patsubst %,$(BUILD)/%.d,$(UPROG_SRCS))
+-include $(KOBJS:.o=.d) $(HOSTTESTS:=.d) $(ULIB_OBJS:.o=.d) $(patsubst %,$(BUILD)/%.d,$(UPROG_SRCS) $(UDIR_SRCS))

@@ -4,8 +4,9 @@
 # DEPS_DRY_RUN=1: only say which packages are missing and the command that would install them.
 set -e
 
+# dash: the shell tests compare smpix's sh with it (tools/testcases/52_shell_scripts.py).
 PACKAGES="gcc gcc-multilib make binutils qemu-system-x86 grub-pc-bin grub-common \
-xorriso mtools gdb cpio python3 bear gnuplot-nox"
+xorriso mtools gdb cpio python3 bear gnuplot-nox dash"
 
 missing=""
 for p in $PACKAGES; do

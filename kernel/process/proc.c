@@ -340,6 +340,8 @@ static void reap(struct task *c)
 {
 	while (READ_ONCE(c->state) != TASK_ZOMBIE || READ_ONCE(c->on_cpu))
 		sched_yield();
+	/* Switched out for good: its runtime is final. times() reports it as the parent's children's. */
+	current->children_runtime_ns += c->runtime_ns + c->children_runtime_ns;
 	spin_lock(&proc_lock);
 	task_free(c);
 	spin_unlock(&proc_lock);

@@ -52,6 +52,7 @@ struct task {
 	struct list_head sleep_link;    /* on its CPU's list of timed sleepers */
 	uint64_t switches;              /* times switched in */
 	uint64_t runtime_ns;            /* CPU time used */
+	uint64_t children_runtime_ns;   /* that of the children it has reaped, and theirs (times()) */
 	uint64_t last_switch_in_ns;
 	/*
 	 * Scheduling latency: how long it waited, runnable, for a CPU. Measured

@@ -153,14 +153,16 @@ long sys_time(void *utloc)
 
 /*
  * times(): CPU time in clock ticks. smpix does not split user from system
- * time, so all of it is counted as user time, and children's times are not
- * collected (0). Returns ticks since boot.
+ * time, so all of it is counted as user time: the task's own, and that of
+ * the children it has reaped (with their children's, as Linux counts it).
+ * Returns ticks since boot.
  */
 long sys_times(void *ubuf)
 {
 	struct task *t = current;
 	uint64_t run = t->runtime_ns + (clock_ns() - t->last_switch_in_ns);
-	int32_t tms[4] = { (int32_t)(run / (NSEC_PER_SEC / USER_HZ)), 0, 0, 0 };
+	int32_t tms[4] = { (int32_t)(run / (NSEC_PER_SEC / USER_HZ)), 0,
+			   (int32_t)(t->children_runtime_ns / (NSEC_PER_SEC / USER_HZ)), 0 };
 
 	if (ubuf && copy_to_user(ubuf, tms, sizeof(tms)) < 0)
 		return -EFAULT;

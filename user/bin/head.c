@@ -1,4 +1,5 @@
-/* head [-n N] [FILE]: the first N lines (10 by default). */
+/* head [-n N | -N] [FILE]: the first N lines (10 by default). */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,9 +13,17 @@ int main(int argc, char **argv)
 	char buf[1024];
 	int c;
 
+	/* The historic form: -N means -n N. */
+	if (argc > 1 && argv[1][0] == '-' && isdigit(argv[1][1]) && strspn(argv[1] + 1, "0123456789") ==
+	    strlen(argv[1] + 1)) {
+		n = atol(argv[1] + 1);
+		argv[1] = argv[0];
+		argv++;
+		argc--;
+	}
 	while ((c = getopt(argc, argv, "n:")) != -1) {
 		if (c != 'n' || (n = atol(optarg)) < 0) {
-			fprintf(stderr, "usage: head [-n N] [FILE]\n");
+			fprintf(stderr, "usage: head [-n N | -N] [FILE]\n");
 			return 2;
 		}
 	}

@@ -1,4 +1,5 @@
-/* tail [-n N] [FILE]: the last N lines (10 by default), kept in a ring as they go by. */
+/* tail [-n N | -N] [FILE]: the last N lines (10 by default), kept in a ring as they go by. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,9 +34,17 @@ int main(int argc, char **argv)
 	char **ring, *line;
 	int c;
 
+	/* The historic form: -N means -n N. */
+	if (argc > 1 && argv[1][0] == '-' && isdigit(argv[1][1]) && strspn(argv[1] + 1, "0123456789") ==
+	    strlen(argv[1] + 1)) {
+		n = atol(argv[1] + 1);
+		argv[1] = argv[0];
+		argv++;
+		argc--;
+	}
 	while ((c = getopt(argc, argv, "n:")) != -1) {
 		if (c != 'n' || (n = atol(optarg)) < 0) {
-			fprintf(stderr, "usage: tail [-n N] [FILE]\n");
+			fprintf(stderr, "usage: tail [-n N | -N] [FILE]\n");
 			return 2;
 		}
 	}

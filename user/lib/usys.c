@@ -14,6 +14,7 @@
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
+#include <sys/times.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -208,6 +209,7 @@ void *sbrk(intptr_t delta)
 /* ---- time ---- */
 time_t time(time_t *t) { return SYS1(__NR_time, t); }
 int clock_gettime(int clock, struct timespec *ts) { return SYS2(__NR_clock_gettime, clock, ts); }
+clock_t times(struct tms *buf) { return SYS1(__NR_times, buf); }
 int nanosleep(const struct timespec *req, struct timespec *rem) { return SYS2(__NR_nanosleep, req, rem); }
 
 unsigned sleep(unsigned seconds)
