@@ -156,6 +156,13 @@ def check_make_qemu(h):
         problems.append(m.group(0))
     if rc != 0:
         problems.append(f"make qemu exit status {rc} (test= powers off, QEMU should exit 0)")
+    # SeaBIOS turns line wrap off (ESC [?7l); the kernel turns it on before its banner, and
+    # make qemu again once QEMU has gone, so the user's shell is left wrapping.
+    off, on = out.rfind("\x1b[?7l"), out.find("\x1b[?7h")
+    if on < 0 or (off > on) or on > out.find("smpix "):
+        problems.append("the kernel's console did not turn line wrap back on (ESC [?7h) before its banner")
+    if not out.rstrip("\r\n").endswith("\x1b[?7h"):
+        problems.append("make qemu did not turn line wrap back on (ESC [?7h) after QEMU ended")
     h.record(name, not problems, "; ".join(problems))
 
 
