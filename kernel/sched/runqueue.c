@@ -13,6 +13,7 @@
 #include "kernel/sched/sched.h"
 
 #include "kernel/ipi.h"
+#include "kernel/lib/string.h"
 #include "kernel/locking/atomic.h"
 #include "kernel/printk.h"
 #include "kernel/time/timer.h"
@@ -141,18 +142,23 @@ void rq_kick_cpu(int cpu)
 void rq_report_starved_task(struct runqueue *rq, struct cpu *c)
 {
 	struct task *t;
-	uint64_t ticks;
+	uint64_t ticks = 0;
+	char name[TASK_NAME_LEN];
+	int pid = -1;
 
+	/* The facts under the lock; the printing after it (printk may poll the UART for a while). */
 	spin_lock(&rq->lock);
 	if (rq->nr_queued) {
 		t = list_first_entry(&rq->queue, struct task, run_link);
 		ticks = ticks_waited(t);
 		if (ticks >= LATENCY_REPORT_TICKS && !t->latency_reported) {
 			t->latency_reported = true;
-			printk("INFO: task %d (%s) runnable but not picked for %u ticks on CPU %d; "
-			       "running: %d (%s)\n", t->pid, t->name, (uint32_t)ticks, c->id,
-			       c->curr->pid, c->curr->name);
+			pid = t->pid;
+			memcpy(name, t->name, sizeof(name));
 		}
 	}
 	spin_unlock(&rq->lock);
+	if (pid >= 0)
+		printk("INFO: task %d (%s) runnable but not picked for %u ticks on CPU %d; "
+		       "running: %d (%s)\n", pid, name, (uint32_t)ticks, c->id, c->curr->pid, c->curr->name);
 }
