@@ -123,3 +123,8 @@ void logbuf_clear(void)
 	clear_pos = head;
 	spin_unlock_irqrestore(&log_lock, flags);
 }
+
+void logbuf_force_unlock(void)
+{
+	spin_lock_init(&log_lock, "log ring");
+}

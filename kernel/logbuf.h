@@ -24,4 +24,7 @@ size_t logbuf_stored(void);
 /* Forget what is stored, for LOGBUF_ALL copies (SYSLOG_ACTION_CLEAR). */
 void logbuf_clear(void);
 
+/* For panic: take the ring's lock back from a CPU that was stopped holding it. */
+void logbuf_force_unlock(void);
+
 #endif

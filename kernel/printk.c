@@ -73,6 +73,7 @@ void console_force_unlock(void)
 {
 	spin_lock_init(&console_lock, "console");
 	serial_tx_force_unlock();
+	logbuf_force_unlock();          /* printk takes it inside the console lock, per character */
 }
 
 /*
