@@ -14,6 +14,7 @@
 #include "kernel/printk.h"
 #include "kernel/process/proc.h"
 #include "kernel/sched/sched.h"
+#include "kernel/trace/trace.h"
 #include "kernel/version.h"
 #include "kernel/x86/acpi.h"
 #include "kernel/x86/fpu.h"
@@ -98,6 +99,7 @@ void kmain(uint32_t magic, physaddr_t mbi_phys)
 	sched_init();           /* before the APs start: each enters the scheduler */
 	proc_init();            /* the syscall gate and the fault hooks, before any process */
 	smp_init();             /* APICs, timers, IOAPIC routing, the other CPUs */
+	trace_init();           /* trace=1: the event rings, on from here (kernel/trace/trace.c) */
 	serial_enable_irq();    /* input by interrupt, now that lines can be routed */
 	rtc_init();             /* the wall clock, now that clock_ns() runs */
 	sti();                  /* the BSP takes interrupts from here on */

@@ -29,6 +29,13 @@ int proc_pid_next(int from);
 /* The path of pid's program into buf (no NUL): its length, or -ENOENT. */
 int proc_pid_exe(int pid, char *buf, size_t size);
 
+/* fs/proc/proc_trace.c: the event trace, and its switch in /proc/sys/kernel. */
+void proc_show_trace(struct procbuf *pb, void *arg);
+size_t proc_trace_size(void);
+int proc_write_trace(const char *text);
+void proc_show_trace_on(struct procbuf *pb, void *arg);
+int proc_write_trace_on(const char *text);
+
 /* fs/proc/proc_sys.c: the /proc/sys/kernel knobs (run without the BKL). */
 void proc_show_spin_report_ms(struct procbuf *pb, void *arg);
 int proc_write_spin_report_ms(const char *text);

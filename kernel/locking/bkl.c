@@ -52,6 +52,7 @@
 #include "kernel/printk.h"
 #include "kernel/locking/spinlock.h"
 #include "kernel/sched/task.h"
+#include "kernel/trace/trace.h"
 #include "kernel/x86/x86.h"
 
 /*
@@ -113,6 +114,7 @@ static inline __attribute__((always_inline)) void bkl_raw_acquire(struct bkl_sit
 
 	/* Read the clock for the wait only when there is one: uncontended, one TSC read per hold. */
 	if (contended) {
+		trace_bkl_contended(site, READ_ONCE(kernel_flag.site), READ_ONCE(kernel_flag.holder_cpu));
 		start = rdtsc();
 		while (READ_ONCE(kernel_flag.owner) != ticket) {
 			cpu_relax();
@@ -140,13 +142,18 @@ static inline __attribute__((always_inline)) void bkl_raw_acquire(struct bkl_sit
 		if (waited > site->wait_max)
 			site->wait_max = waited;
 	}
+	trace_bkl_acquire(site, reacquire, contended, contended ? now - start : 0);
 }
 
-/* Release the raw lock, charging the hold time to the site that took it. Preemption must be off. */
-static inline __attribute__((always_inline)) void bkl_raw_release(void)
+/*
+ * Release the raw lock, charging the hold time to the site that took it.
+ * for_switch: its holder is switching away, and takes it back after. Preemption must be off.
+ */
+static inline __attribute__((always_inline)) void bkl_raw_release(bool for_switch)
 {
 	struct bkl_site *site = kernel_flag.site;
 
+	trace_bkl_release(site, for_switch);
 	if (kernel_flag.acquired_at) {
 		uint64_t held = rdtsc() - kernel_flag.acquired_at;
 
@@ -207,7 +214,7 @@ void unlock_kernel_site(const char *file, int line)
 	/* LAB3: END */
 	preempt_disable();
 	t->lock_depth = -1;
-	bkl_raw_release();
+	bkl_raw_release(false);
 	preempt_enable();
 }
 
@@ -225,7 +232,7 @@ void bkl_release_for_switch(struct task *prev)
 	if (kernel_flag.holder != prev)
 		panic("BKL: task %d (%s) has lock_depth %d but does not hold the lock",
 		      prev->pid, prev->name, prev->lock_depth);
-	bkl_raw_release();
+	bkl_raw_release(true);
 	/* LAB3: END */
 }
 

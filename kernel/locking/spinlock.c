@@ -5,6 +5,7 @@
 #include "kernel/cpu.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/trace/trace.h"
 
 /* About 2 seconds at 2 GHz until the TSC is calibrated (then timer.c sets it). */
 uint64_t spin_report_cycles = 4000000000ULL;
@@ -73,6 +74,7 @@ void spin_lock_at(spinlock_t *l, const char *file, int line)
 	}
 	ticket = __atomic_fetch_add(&l->next, 1, __ATOMIC_ACQUIRE);
 	if (READ_ONCE(l->owner) != ticket) {
+		trace_spin_contended(l, l->name, file, line);
 		start = rdtsc();
 		while (READ_ONCE(l->owner) != ticket) {
 			cpu_relax();
@@ -81,6 +83,7 @@ void spin_lock_at(spinlock_t *l, const char *file, int line)
 				reported = true;
 			}
 		}
+		trace_spin_acquired(l, l->name, rdtsc() - start);
 	}
 	/* The acquire above keeps the critical section's loads and stores after this point. */
 	barrier();
