@@ -258,6 +258,14 @@ bench: all
 	@tools/need.sh $(QEMU) $(PYTHON) gnuplot
 	BENCH_CPUS="$(BENCH_CPUS)" ACCEL=$(ACCEL) MEM=$(MEM) $(PYTHON) tools/bench.py $(if $(BENCH_DOCS),--update-docs)
 
+# The event trace of one command (tools/trace.py, docs/tracing.md): make trace CMD="ioctlbench -d bkl" CPUS=4
+# boots, runs CMD at the shell with /proc/sys/kernel/trace on, and writes build/trace/trace.txt (the
+# text of /proc/trace), trace.json (Chrome's Trace Event Format: Perfetto, chrome://tracing) and timeline.svg.
+CMD ?= ioctlbench -d bkl
+trace: all
+	@tools/need.sh $(QEMU) $(PYTHON)
+	$(PYTHON) tools/trace.py --cmd "$(CMD)" --cpus $(CPUS) --mem $(MEM) --append "$(APPEND)"
+
 # ---- the teaching labs (docs/labs/) ----------------------------------------------
 # make handout LAB=n: the student tree of lab n, with that lab's solution regions
 # (/* LABn: BEGIN name */ ... /* LABn: END */) replaced by their stubs from
@@ -294,10 +302,10 @@ clean:
 
 help:
 	@sed -n '/^## /s/^## //p' README.md | head -0
-	@echo "targets: all qemu qemu-gdb gdb iso qemu-iso test fuzz bench handout grade deps compile_commands.json clean"
-	@echo "variables: CPUS=$(CPUS) MEM=$(MEM) ACCEL=$(ACCEL) APPEND='$(APPEND)' GDBPORT=$(GDBPORT) SECONDS=$(SECONDS) SEED=$(SEED) LAB=$(LAB)"
+	@echo "targets: all qemu qemu-gdb gdb iso qemu-iso test fuzz bench trace handout grade deps compile_commands.json clean"
+	@echo "variables: CPUS=$(CPUS) MEM=$(MEM) ACCEL=$(ACCEL) APPEND='$(APPEND)' GDBPORT=$(GDBPORT) SECONDS=$(SECONDS) SEED=$(SEED) LAB=$(LAB) CMD='$(CMD)'"
 
-.PHONY: all qemu qemu-gdb gdb iso qemu-iso test test-tools build-tools fuzz hosttest bench handout grade deps clean help \
+.PHONY: all qemu qemu-gdb gdb iso qemu-iso test test-tools build-tools fuzz hosttest bench trace handout grade deps clean help \
 	compile_commands.json
 .DELETE_ON_ERROR:
 

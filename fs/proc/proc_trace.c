@@ -116,13 +116,25 @@ static void print_event(struct procbuf *pb, const struct trace_event *e)
 	procbuf_printf(pb, "\n");
 }
 
-/* The names of the tasks alive now, for the pids of events that have no TR_COMM in the rings. */
+/*
+ * The names of the tasks this trace has seen, then of the tasks alive now
+ * (later lines win): for the pids whose TR_COMM events the rings have lost.
+ */
 static void print_tasks(struct procbuf *pb)
 {
+	const struct trace_name *seen;
 	struct list_head *pos;
 	uint32_t flags;
+	int n = trace_names(&seen);
 
 	procbuf_printf(pb, "# task 0 \"idle\"\n");
+	for (int i = 0; i < n; i++) {
+		char name[TASK_NAME_LEN + 1];
+
+		memcpy(name, seen[i].name, TASK_NAME_LEN);
+		name[TASK_NAME_LEN] = 0;
+		procbuf_printf(pb, "# task %d \"%s\"\n", seen[i].pid, name);
+	}
 	spin_lock_irqsave(&tasks_lock, flags);
 	list_for_each(pos, &all_tasks) {
 		struct task *t = list_entry(pos, struct task, all_link);

@@ -52,6 +52,17 @@ static uint32_t ring_events = TRACE_BUF_DEFAULT;       /* a power of two, set be
  */
 static uint32_t trace_gen = 1;
 
+/*
+ * Every name recorded in this trace, also kept here: a TR_COMM event may be
+ * overwritten in its ring long before the task's other events are, and a
+ * task that has exited is no longer in the task list /proc/trace prints.
+ * Slots are claimed with an atomic add; a reader racing a writer may see one
+ * name half-copied, which costs a label, never the trace.
+ */
+#define TRACE_NAMES 512
+static struct trace_name names[TRACE_NAMES];
+static uint32_t names_used;
+
 /* Append one event to this CPU's ring; pid < 0: the current task's. */
 static void record(int pid, unsigned type, unsigned flag, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
 {
@@ -86,12 +97,21 @@ void trace_record(unsigned type, unsigned flag, uint32_t a, uint32_t b, uint32_t
 /* A TR_COMM event names task t: its pid is t's, its arguments t's name. */
 void trace_comm_slow(struct task *t)
 {
-	uint32_t w[4];
+	uint32_t w[4], slot;
 
 	_Static_assert(sizeof(w) == TASK_NAME_LEN, "a name fills a TR_COMM event's arguments");
 	memcpy(w, t->name, sizeof(w));
 	t->trace_gen = READ_ONCE(trace_gen);
 	record(t->pid, TR_COMM, 0, w[0], w[1], w[2], w[3]);
+	slot = __atomic_fetch_add(&names_used, 1, __ATOMIC_RELAXED) % TRACE_NAMES;
+	names[slot].pid = t->pid;
+	memcpy(names[slot].name, w, sizeof(w));
+}
+
+int trace_names(const struct trace_name **out)
+{
+	*out = names;
+	return (int)MIN(READ_ONCE(names_used), (uint32_t)TRACE_NAMES);
 }
 
 /* Called by __schedule() just before the switch, prev still current. */
@@ -143,6 +163,7 @@ int trace_set(bool on)
 	 */
 	trace_clear();
 	WRITE_ONCE(trace_gen, trace_gen + 1);
+	WRITE_ONCE(names_used, 0);
 	smp_mb();
 	WRITE_ONCE(trace_on, true);
 	return 0;

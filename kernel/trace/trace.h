@@ -159,6 +159,13 @@ void trace_snapshot_free(struct trace_snapshot *s);
 /* The next event in time order over all CPUs, or NULL; pos[] (zeroed first) says how far each CPU is. */
 const struct trace_event *trace_snapshot_next(const struct trace_snapshot *s, uint32_t pos[MAX_CPUS]);
 
+/* The names recorded since tracing started (at most the last 512): how many, in *out. */
+struct trace_name {
+	int pid;
+	char name[16];
+};
+int trace_names(const struct trace_name **out);
+
 const char *trace_type_name(unsigned type);
 const char *trace_switch_reason_name(unsigned reason);
 

@@ -1,8 +1,129 @@
 """The event trace (kernel/trace/, docs/tracing.md): its events, provoked on purpose and found in
-order, in the kernel (ktests) and from user space (tracetest); checked for what happened, never
-for how long it took."""
+order, in the kernel (ktests) and from user space (tracetest); tools/trace.py's reading of a known
+trace; and make trace's flow at -smp 4, whose JSON must be valid and name every CPU and whose
+timeline must show the BKL handed between CPUs. Checked for what happened, never for how long."""
+import importlib
+import json
+import os
+import sys
+import xml.etree.ElementTree as ET
 
 TRACE_KTESTS = "trace_records_each_event_kind_in_order,trace_off_records_nothing"
+
+# Two CPUs, one BKL: CPU 0 holds it from 1000 to 2000 while CPU 1 spins from 1500; CPU 1 gets it at
+# 2100 and keeps it to 3000; CPU 0 goes idle at 2500. Hand-written, so every span is known.
+KNOWN = """# smpix trace: cpus=2 tsc_hz=1000000000 events_per_cpu=64 tracing=0
+# cpu 0: 6 events, 0 overwritten
+# cpu 1: 6 events, 0 overwritten
+# task 0 "idle"
+# task 7 "worker"
+# CPU TIME_NS PID EVENT ARGS
+0 500 7 syscall_enter nr=54 name=ioctl bkl=0
+0 1000 7 bkl_acquire site=fs/ioctl/vfs_ioctl.c:89 site_func=driver_ioctl contended=0 wait_ns=0
+1 1200 8 comm name="worker2"
+1 1300 8 syscall_enter nr=54 name=ioctl bkl=0
+1 1500 8 bkl_contended site=fs/ioctl/vfs_ioctl.c:89 site_func=driver_ioctl holder=fs/ioctl/vfs_ioctl.c:89 holder_func=driver_ioctl holder_cpu=0
+0 2000 7 bkl_release site=fs/ioctl/vfs_ioctl.c:89 site_func=driver_ioctl
+0 2200 7 syscall_exit nr=54 name=ioctl ret=0
+1 2100 8 bkl_acquire site=fs/ioctl/vfs_ioctl.c:89 site_func=driver_ioctl contended=1 wait_ns=600
+0 2400 7 syscall_enter nr=162 name=nanosleep bkl=0
+0 2500 7 switch prev=7 prev_state=S prev_bkl=0 reason=sleep next=0
+1 3000 8 bkl_release site=fs/ioctl/vfs_ioctl.c:89 site_func=driver_ioctl
+1 3100 8 syscall_exit nr=54 name=ioctl ret=0
+"""
+
+
+def tool(h):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(h.__file__)))
+    return importlib.import_module("trace")
+
+
+def check_known(h):
+    name = "tools[trace.py: the states, slices and hand-offs of a known trace]"
+    if not h.wanted(name):
+        return
+    t = tool(h)
+    m = t.Model(t.parse(KNOWN))
+    problems = []
+    want0 = [(500, 1000, "kernel", 7), (1000, 2000, "bkl", 7), (2000, 2200, "kernel", 7), (2200, 2400, "user", 7),
+             (2400, 2500, "kernel", 7), (2500, 3100, "idle", 0)]
+    # Before its first event, CPU 1's state is guessed from that event (a comm: some kernel code).
+    want1 = [(500, 1500, "kernel", 8), (1500, 2100, "bkl_spin", 8), (2100, 3000, "bkl", 8),
+             (3000, 3100, "kernel", 8)]
+    if m.spans[0] != want0:
+        problems.append(f"CPU 0's spans {m.spans[0]}")
+    if m.spans[1] != want1:
+        problems.append(f"CPU 1's spans {m.spans[1]}")
+    if [(r, rc, a, ac) for r, rc, a, ac, _ in m.handoffs] != [(2000, 0, 2100, 1)]:
+        problems.append(f"hand-offs {m.handoffs}")
+    names = {n for _, _, n, _ in m.slices.get(8, [])}
+    if not {"ioctl", "spin for the BKL", "BKL held"} <= names:
+        problems.append(f"worker2's slices {sorted(names)}")
+    if m.name(8) != "worker2 (8)":
+        problems.append(f"pid 8 is named {m.name(8)!r}, its comm event says worker2")
+    h.record(name, not problems, "; ".join(problems))
+
+
+def check_outputs(h, m, out_dir, cpus):
+    """trace.json: valid, every CPU named, hand-offs as flows; timeline.svg: well-formed, a lane per CPU."""
+    problems = []
+    try:
+        with open(os.path.join(out_dir, "trace.json")) as f:
+            doc = json.load(f)
+        ev = doc["traceEvents"]
+        named = {e["args"]["name"] for e in ev if e.get("ph") == "M" and e.get("name") == "thread_name"}
+        missing = [f"CPU {c}" for c in range(cpus) if f"CPU {c}" not in named]
+        if missing:
+            problems.append(f"trace.json names no track {missing}")
+        if any(e["ph"] == "X" and (e["dur"] < 0 or "ts" not in e) for e in ev):
+            problems.append("a complete event with a negative duration or no time")
+        flows = {e["tid"] for e in ev if e.get("ph") in ("s", "f")}
+        if len(flows) < 2:
+            problems.append(f"BKL hand-off flows touch CPUs {sorted(flows)} only")
+        if not any(e.get("ph") == "X" and e.get("cat") == "task" for e in ev):
+            problems.append("no task track has a slice")
+    except (OSError, ValueError, KeyError) as e:
+        problems.append(f"trace.json: {e}")
+    try:
+        root = ET.parse(os.path.join(out_dir, "timeline.svg")).getroot()
+        texts = {x.text for x in root.iter("{http://www.w3.org/2000/svg}text")}
+        if not all(f"CPU {c}" in texts for c in range(cpus)):
+            problems.append("timeline.svg has no lane for some CPU")
+        if os.path.getsize(os.path.join(out_dir, "timeline.svg")) > 400000:
+            problems.append("timeline.svg is over 400 KB")
+    except (OSError, ET.ParseError) as e:
+        problems.append(f"timeline.svg: {e}")
+    return problems
+
+
+def check_make_trace(h, cpus=4):
+    """make trace's flow (tools/trace.py) at -smp 4 on the BKL-reliant bench device."""
+    name = f"trace[smp{cpus}: ioctlbench -d bkl, JSON and SVG, BKL hand-offs between CPUs]"
+    if not h.wanted(name):
+        return
+    t = tool(h)
+    out_dir = os.path.join(h.LOGS, f"trace-smp{cpus}")
+    try:
+        text, console = t.capture(h, "ioctlbench -d bkl -n 100 -w 500 -r 1", cpus, 128, "", out_dir,
+                                  name=f"trace-smp{cpus}", timeout=240)
+    except RuntimeError as e:
+        h.record(name, False, str(e))
+        return
+    m = t.draw(text, out_dir, f"smpix -smp {cpus}: ioctlbench -d bkl")
+    problems = check_outputs(h, m, out_dir, cpus)
+    pairs = {(r, a) for _, r, _, a, _ in m.handoffs}
+    cpus_in = {c for p in pairs for c in p}
+    if len(cpus_in) < 2:
+        problems.append(f"BKL hand-offs only among CPUs {sorted(cpus_in)}")
+    kinds = {e[3] for e in m.trace.events}
+    # Contention itself is left to the ktest and tracetest, which make it certain; here it is likely only.
+    want = {"switch", "syscall_enter", "syscall_exit", "bkl_acquire", "bkl_release", "ioctl_begin", "ioctl_end",
+            "irq_enter", "irq_exit"}
+    if not want <= kinds:
+        problems.append(f"no {sorted(want - kinds)} events")
+    if h.bad_lines(console):
+        problems.append("kernel reported: " + h.bad_lines(console)[0])
+    h.record(name, not problems, "; ".join(problems) + f" (files in {out_dir})")
 
 
 def run(h):
@@ -11,3 +132,5 @@ def run(h):
     h.ktests("trace-on-at-boot", tests=TRACE_KTESTS, cpus=4, min_count=2, append="trace=1 trace_buf=1024")
     h.user_program("smp2", "tracetest", cpus=2, min_tests=5)
     h.user_program("smp1", "tracetest", cpus=1, min_tests=5)
+    check_known(h)
+    check_make_trace(h)
