@@ -13,6 +13,7 @@ void proc_show_uptime(struct procbuf *pb, void *arg);
 void proc_show_interrupts(struct procbuf *pb, void *arg);
 void proc_show_mounts(struct procbuf *pb, void *arg);
 void proc_show_bkl(struct procbuf *pb, void *arg);
+void proc_show_bkl_blame(struct procbuf *pb, void *arg);
 void proc_show_syscalls(struct procbuf *pb, void *arg);
 /* text is what was written, NUL-terminated, one trailing newline removed: 0 or -EINVAL. */
 int proc_write_bkl(const char *text);

@@ -69,7 +69,7 @@ static int exe_readlink(int pid, char *buf, size_t size);
 				    .write = (wr), .no_bkl = true, .size_hint = (sz) }
 #define PROC_LINK(n, p, fn)   { .name = (n), .parent = (p), .mode = S_IFLNK | 0777, .readlink = (fn) }
 
-enum { ROOT, SYS = 11, SYS_KERNEL = 12 };
+enum { ROOT, SYS = 12, SYS_KERNEL = 13 };
 
 /* The fixed tree; a directory's entries are listed in table order. */
 static const struct proc_entry proc_tree[] = {
@@ -80,6 +80,7 @@ static const struct proc_entry proc_tree[] = {
 	PROC_RO("interrupts", ROOT, proc_show_interrupts),
 	PROC_RO("mounts", ROOT, proc_show_mounts),
 	PROC_RW("bkl", ROOT, proc_show_bkl, proc_write_bkl),
+	PROC_RW("bkl_blame", ROOT, proc_show_bkl_blame, proc_write_bkl),
 	PROC_RO("syscalls", ROOT, proc_show_syscalls),
 	PROC_RW("ioctl", ROOT, proc_show_ioctl, proc_write_ioctl),
 	PROC_LINK("self", ROOT, self_readlink),

@@ -40,7 +40,9 @@
  * Statistics: every call site has a struct bkl_site (planted by the
  * lock_kernel() macro in kernel/locking/bkl.h). They count acquisitions, contended
  * acquisitions, time spent waiting and time spent holding, in TSC cycles.
- * Only the BKL's holder updates them, so the BKL itself protects them.
+ * Only the BKL's holder updates them, so the BKL itself protects them. And
+ * for each contended acquisition, the sites that held the lock meanwhile
+ * ("blame", below): the site to push the BKL out of is the one others wait for.
  */
 #include "kernel/locking/bkl.h"
 
@@ -104,26 +106,120 @@ static void report_bkl_lockup(struct bkl_site *site)
 	dump_backtrace(read_ebp());
 }
 
+/* ---- blame: who made whom wait ------------------------------------------------------------ */
+
+/*
+ * For every contended acquisition, which sites held the lock while it waited
+ * and for how long: /proc/bkl_blame, "bklstat -b". A waiter watches
+ * kernel_flag.site as it spins (it reads the lock's line anyway) and notes
+ * each holder in a struct blame_watch on its own stack; once it holds the
+ * BKL, it adds them to the table, which the BKL therefore protects, like the
+ * site counters. Between two holders the site is NULL: the lock is free but
+ * promised to the next ticket, whose CPU has not yet noticed (under an
+ * emulator on a busy host, often for milliseconds): charged as a hand-over.
+ */
+#define BLAME_WATCH 8
+
+struct blame_watch {
+	struct bkl_site *holder;        /* the site holding it now, as last seen */
+	uint64_t since;                 /* when that was first seen */
+	int n;
+	struct {
+		struct bkl_site *holder;
+		uint64_t cycles;
+	} seen[BLAME_WATCH];
+};
+
+static struct bkl_blame blame[BKL_BLAME_MAX];
+static int nblame;
+static uint64_t blame_lost;            /* charges with no room left in the table */
+
+static void watch_note(struct blame_watch *w, uint64_t now)
+{
+	int i;
+
+	for (i = 0; i < w->n && w->seen[i].holder != w->holder; i++)
+		;
+	if (i == BLAME_WATCH) {
+		i = BLAME_WATCH - 1;    /* more holders than one wait sees in practice: lump the rest */
+	} else if (i == w->n) {
+		w->seen[i].holder = w->holder;
+		w->seen[i].cycles = 0;
+		w->n++;
+	}
+	w->seen[i].cycles += now - w->since;
+}
+
+/* Spin until ticket is served; returns when the wait began. The slow path, out of line. */
+static __attribute__((noinline)) uint64_t bkl_spin(struct bkl_site *site, uint16_t ticket, struct blame_watch *w)
+{
+	uint64_t start = rdtsc(), now;
+	bool reported = false;
+
+	w->holder = READ_ONCE(kernel_flag.site);
+	w->since = start;
+	w->n = 0;
+	trace_bkl_contended(site, w->holder, READ_ONCE(kernel_flag.holder_cpu));
+	while (READ_ONCE(kernel_flag.owner) != ticket) {
+		struct bkl_site *h;
+
+		cpu_relax();
+		now = rdtsc();
+		h = READ_ONCE(kernel_flag.site);
+		if (h != w->holder) {
+			watch_note(w, now);
+			w->holder = h;
+			w->since = now;
+		}
+		if (!reported && now - start > spin_report_cycles) {
+			report_bkl_lockup(site);
+			reported = true;
+		}
+	}
+	return start;
+}
+
+/* The waiter, now holding the BKL, adds what it saw to the table. */
+static void blame_charge(struct bkl_site *waiter, struct blame_watch *w, uint64_t now)
+{
+	watch_note(w, now);
+	for (int k = 0; k < w->n; k++) {
+		int i;
+
+		for (i = 0; i < nblame && (blame[i].waiter != waiter || blame[i].holder != w->seen[k].holder); i++)
+			;
+		if (i == nblame) {
+			if (nblame == BKL_BLAME_MAX) {
+				blame_lost++;
+				continue;
+			}
+			blame[nblame++] = (struct bkl_blame){ waiter, w->seen[k].holder, 0, 0 };
+		}
+		blame[i].count++;
+		blame[i].cycles += w->seen[k].cycles;
+	}
+}
+
+int bkl_blame_table(const struct bkl_blame **out, uint64_t *lost)
+{
+	*out = blame;
+	*lost = blame_lost;
+	return nblame;
+}
+
+/* ---- the raw lock ------------------------------------------------------------------------ */
+
 /* Take the raw lock and charge the wait to site. Preemption must be off. */
 static inline __attribute__((always_inline)) void bkl_raw_acquire(struct bkl_site *site, bool reacquire)
 {
 	uint16_t ticket = __atomic_fetch_add(&kernel_flag.next, 1, __ATOMIC_ACQUIRE);
 	bool contended = READ_ONCE(kernel_flag.owner) != ticket;
-	bool reported = false;
+	struct blame_watch w;
 	uint64_t start = 0, now;
 
 	/* Read the clock for the wait only when there is one: uncontended, one TSC read per hold. */
-	if (contended) {
-		trace_bkl_contended(site, READ_ONCE(kernel_flag.site), READ_ONCE(kernel_flag.holder_cpu));
-		start = rdtsc();
-		while (READ_ONCE(kernel_flag.owner) != ticket) {
-			cpu_relax();
-			if (!reported && rdtsc() - start > spin_report_cycles) {
-				report_bkl_lockup(site);
-				reported = true;
-			}
-		}
-	}
+	if (contended)
+		start = bkl_spin(site, ticket, &w);
 	now = (contended || hold_timing) ? rdtsc() : 0;
 	kernel_flag.holder = current;
 	kernel_flag.holder_cpu = cpu_id();
@@ -141,6 +237,7 @@ static inline __attribute__((always_inline)) void bkl_raw_acquire(struct bkl_sit
 		site->wait_cycles += waited;
 		if (waited > site->wait_max)
 			site->wait_max = waited;
+		blame_charge(site, &w, now);
 	}
 	trace_bkl_acquire(site, reacquire, contended, contended ? now - start : 0);
 }
@@ -278,6 +375,8 @@ void bkl_stats_reset(void)
 		s->acquisitions = s->contended = s->reacquisitions = 0;
 		s->wait_cycles = s->wait_max = s->hold_cycles = s->hold_max = 0;
 	}
+	nblame = 0;
+	blame_lost = 0;
 	unlock_kernel();
 }
 

@@ -9,6 +9,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 TRACE_KTESTS = "trace_records_each_event_kind_in_order,trace_off_records_nothing"
+BLAME_KTESTS = "bkl_blame_names_the_site_that_held_it"
 
 # Two CPUs, one BKL: CPU 0 holds it from 1000 to 2000 while CPU 1 spins from 1500; CPU 1 gets it at
 # 2100 and keeps it to 3000; CPU 0 goes idle at 2500. Hand-written, so every span is known.
@@ -130,6 +131,7 @@ def run(h):
     h.ktests("trace-smp2", tests=TRACE_KTESTS, cpus=2, min_count=2)
     h.ktests("trace-smp1", tests=TRACE_KTESTS, cpus=1, min_count=2)
     h.ktests("trace-on-at-boot", tests=TRACE_KTESTS, cpus=4, min_count=2, append="trace=1 trace_buf=1024")
+    h.ktests("blame-smp2", tests=BLAME_KTESTS, cpus=2, min_count=1)
     h.user_program("smp2", "tracetest", cpus=2, min_tests=5)
     h.user_program("smp1", "tracetest", cpus=1, min_tests=5)
     check_known(h)
