@@ -6,6 +6,7 @@
 #include "kernel/cmdline.h"
 #include "kernel/locking/bkl.h"
 #include "kernel/locking/bkld.h"
+#include "kernel/locking/lock_stat.h"
 #include "kernel/cpu.h"
 #include "kernel/ktest.h"
 #include "kernel/mm/meminit.h"
@@ -96,6 +97,7 @@ void kmain(uint32_t magic, physaddr_t mbi_phys)
 	fpu_init_cpu();
 	acpi_init();
 	bkl_timing_init();      /* bkl_timing=0: no hold times in /proc/bkl (kernel/locking/bkl.c) */
+	lock_stat_init();       /* lock_stat=1: /proc/lock_stat counts from here (kernel/locking/lock_stat.c) */
 	sched_init();           /* before the APs start: each enters the scheduler */
 	proc_init();            /* the syscall gate and the fault hooks, before any process */
 	smp_init();             /* APICs, timers, IOAPIC routing, the other CPUs */

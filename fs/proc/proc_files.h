@@ -37,6 +37,12 @@ int proc_write_trace(const char *text);
 void proc_show_trace_on(struct procbuf *pb, void *arg);
 int proc_write_trace_on(const char *text);
 
+/* fs/proc/proc_lock_stat.c: every lock class's statistics, and their switch in /proc/sys/kernel. */
+void proc_show_lock_stat(struct procbuf *pb, void *arg);
+int proc_write_lock_stat(const char *text);
+void proc_show_lock_stat_on(struct procbuf *pb, void *arg);
+int proc_write_lock_stat_on(const char *text);
+
 /* fs/proc/proc_sys.c: the /proc/sys/kernel knobs (run without the BKL). */
 void proc_show_spin_report_ms(struct procbuf *pb, void *arg);
 int proc_write_spin_report_ms(const char *text);

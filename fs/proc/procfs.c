@@ -69,7 +69,7 @@ static int exe_readlink(int pid, char *buf, size_t size);
 				    .write = (wr), .no_bkl = true, .size_hint = (sz) }
 #define PROC_LINK(n, p, fn)   { .name = (n), .parent = (p), .mode = S_IFLNK | 0777, .readlink = (fn) }
 
-enum { ROOT, SYS = 12, SYS_KERNEL = 13 };
+enum { ROOT, SYS = 13, SYS_KERNEL = 14 };
 
 /* The fixed tree; a directory's entries are listed in table order. */
 static const struct proc_entry proc_tree[] = {
@@ -81,6 +81,7 @@ static const struct proc_entry proc_tree[] = {
 	PROC_RO("mounts", ROOT, proc_show_mounts),
 	PROC_RW("bkl", ROOT, proc_show_bkl, proc_write_bkl),
 	PROC_RW("bkl_blame", ROOT, proc_show_bkl_blame, proc_write_bkl),
+	PROC_RW("lock_stat", ROOT, proc_show_lock_stat, proc_write_lock_stat),
 	PROC_RO("syscalls", ROOT, proc_show_syscalls),
 	PROC_RW("ioctl", ROOT, proc_show_ioctl, proc_write_ioctl),
 	PROC_LINK("self", ROOT, self_readlink),
@@ -91,6 +92,7 @@ static const struct proc_entry proc_tree[] = {
 	PROC_SYS("bkl_timing", SYS_KERNEL, proc_show_bkl_timing, proc_write_bkl_timing),
 	PROC_SYS("ioctl_mode", SYS_KERNEL, proc_show_ioctl_mode, proc_write_ioctl_mode),
 	PROC_SYS("trace", SYS_KERNEL, proc_show_trace_on, proc_write_trace_on),
+	PROC_SYS("lock_stat", SYS_KERNEL, proc_show_lock_stat_on, proc_write_lock_stat_on),
 };
 
 /* /proc/PID: entry 0 is the directory itself. */

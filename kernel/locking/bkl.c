@@ -47,6 +47,7 @@
 #include "kernel/locking/bkl.h"
 
 #include "kernel/locking/atomic.h"
+#include "kernel/locking/lock_stat.h"
 #include "kernel/cmdline.h"
 #include "kernel/cpu.h"
 #include "kernel/lib/string.h"
@@ -72,7 +73,16 @@ static struct {
 	int holder_cpu;
 	uint64_t acquired_at;           /* TSC when the holder got it */
 	struct bkl_site *site;          /* the site charged for this hold */
-} kernel_flag = { 0, 0, NULL, -1, 0, NULL };    /* "kernel_flag": its name in Linux 2.0-2.6 */
+	int last_cpu;                   /* the CPU that took it last with lock_stat on, for its bounces */
+} kernel_flag = { 0, 0, NULL, -1, 0, NULL, -1 };       /* "kernel_flag": its name in Linux 2.0-2.6 */
+
+/*
+ * The BKL's line in /proc/lock_stat; its contention points are lock_kernel()
+ * sites. Its hold times are the ones bkl_timing already measures for /proc/bkl
+ * (on by default): with bkl_timing=0, lock_stat counts the BKL's holds untimed.
+ */
+static struct lock_class bkl_class = { .name = "kernel_flag", .file = __FILE__, .line = __LINE__,
+				       .kind = LOCK_BKL };
 
 extern struct bkl_site bkl_sites_start[], bkl_sites_stop[];
 
@@ -95,7 +105,7 @@ static void bkl_report(const char *what, const char *file, int line)
 	dump_backtrace(read_ebp());
 }
 
-static void report_bkl_lockup(struct bkl_site *site)
+static __attribute__((noinline)) void report_bkl_lockup(struct bkl_site *site)
 {
 	struct task *h = READ_ONCE(kernel_flag.holder);
 	struct bkl_site *hs = READ_ONCE(kernel_flag.site);
@@ -209,6 +219,25 @@ int bkl_blame_table(const struct bkl_blame **out, uint64_t *lost)
 
 /* ---- the raw lock ------------------------------------------------------------------------ */
 
+/* lock_stat's part of an acquisition at site (lock_stat on; we hold the lock, last_cpu not yet ours). */
+static void bkl_stat_acquired(struct bkl_site *site, bool contended, uint64_t waited, const struct blame_watch *w)
+{
+	if (contended) {
+		struct lock_point waiter = { .file = site->file, .line = site->line, .function = site->function };
+		struct lock_point holder = { 0 };
+		const struct bkl_site *h = NULL;
+
+		/* The contending point: the first site seen holding it (not a hand-over). */
+		for (int i = 0; i < w->n && !h; i++)
+			h = w->seen[i].holder;
+		if (h)
+			holder = (struct lock_point){ .file = h->file, .line = h->line, .function = h->function };
+		lock_stat_contended(&bkl_class, kernel_flag.last_cpu, waited, &waiter, &holder);
+	}
+	lock_stat_acquired(&bkl_class, kernel_flag.last_cpu);
+	kernel_flag.last_cpu = cpu_id();
+}
+
 /* Take the raw lock and charge the wait to site. Preemption must be off. */
 static inline __attribute__((always_inline)) void bkl_raw_acquire(struct bkl_site *site, bool reacquire)
 {
@@ -239,6 +268,8 @@ static inline __attribute__((always_inline)) void bkl_raw_acquire(struct bkl_sit
 			site->wait_max = waited;
 		blame_charge(site, &w, now);
 	}
+	if (__builtin_expect(lock_stat_on, 0))
+		bkl_stat_acquired(site, contended, now - start, &w);
 	trace_bkl_acquire(site, reacquire, contended, contended ? now - start : 0);
 }
 
@@ -257,6 +288,8 @@ static inline __attribute__((always_inline)) void bkl_raw_release(bool for_switc
 		site->hold_cycles += held;
 		if (held > site->hold_max)
 			site->hold_max = held;
+		if (__builtin_expect(lock_stat_on, 0))
+			lock_stat_held(&bkl_class, held);
 	}
 	kernel_flag.holder = NULL;
 	kernel_flag.holder_cpu = -1;

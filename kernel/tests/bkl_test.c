@@ -275,10 +275,15 @@ KTEST(bkl_released_when_holder_yields_alone)
 static struct {
 	struct thread_group g;
 	struct wait_queue wq;
-	volatile int phase;
+	volatile int phase;             /* 1: the holder has it; 2: the waiter is about to ask */
 	bool saw_waiter;
 } bl;
 
+/*
+ * Hold the BKL until the waiter has asked for it: its "about to ask", a
+ * ticket waiting, and then a while longer, since another BKL user's ticket
+ * would do for the second and the waiter's must be among them.
+ */
 static int blame_holder(void *unused)
 {
 	struct bkl_state st;
@@ -290,8 +295,9 @@ static int blame_holder(void *unused)
 	give_up = clock_ns() + 3000000000ULL;
 	do
 		bkl_get_state(&st);
-	while (st.waiting == 0 && clock_ns() < give_up);
+	while ((bl.phase != 2 || st.waiting == 0) && clock_ns() < give_up);
 	bl.saw_waiter = st.waiting > 0;
+	mdelay(20);
 	unlock_kernel();
 	return group_exit(&bl.g);
 }
@@ -299,6 +305,7 @@ static int blame_holder(void *unused)
 static int blame_waiter(void *unused)
 {
 	wait_event(bl.wq, bl.phase == 1);
+	bl.phase = 2;
 	lock_kernel();
 	unlock_kernel();
 	return group_exit(&bl.g);
@@ -333,5 +340,5 @@ KTEST(bkl_blame_names_the_site_that_held_it)
 	unlock_kernel();
 	KT_ASSERT_EQ(count, 1);         /* one contended acquisition, while blame_holder held it */
 	KT_ASSERT(cycles > 0);
-	KT_ASSERT_EQ(waiter->contended, 1);
+	KT_ASSERT(waiter->contended >= 1);
 }

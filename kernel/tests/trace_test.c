@@ -32,6 +32,7 @@ static struct {
 	struct thread_group g;
 	struct wait_queue wq;
 	volatile int phase;             /* 0: go; 1: holder has the BKL; 2: done with it; 3: has the spinlock */
+	volatile bool asking;           /* the subject is about to ask for the BKL */
 	int subject_pid;
 	bool contend;                   /* two CPUs: the contention steps run */
 	int failed_step;                /* 0, or the subject's step that could not be done */
@@ -47,12 +48,16 @@ static bool waited_for(bool (*waiting)(void))
 	return true;
 }
 
+/* The subject has asked: it said so, a ticket waits (maybe another BKL user's), and a while has passed. */
 static bool bkl_has_waiter(void)
 {
 	struct bkl_state st;
 
 	bkl_get_state(&st);
-	return st.waiting > 0;
+	if (!tt.asking || st.waiting == 0)
+		return false;
+	mdelay(20);
+	return true;
 }
 
 static bool spinlock_has_waiter(void)
@@ -104,6 +109,7 @@ static int trace_subject(void *unused)
 		tt.phase = 0;
 		wake_up(&tt.wq);
 		wait_event(tt.wq, tt.phase == 1);
+		tt.asking = true;
 		lock_kernel();
 		unlock_kernel();
 		/* 5. a spinlock, held on another CPU */

@@ -1,15 +1,19 @@
-"""The event trace (kernel/trace/, docs/tracing.md): its events, provoked on purpose and found in
-order, in the kernel (ktests) and from user space (tracetest); tools/trace.py's reading of a known
-trace; and make trace's flow at -smp 4, whose JSON must be valid and name every CPU and whose
-timeline must show the BKL handed between CPUs. Checked for what happened, never for how long."""
+"""Seeing the locks (docs/tracing.md): the event trace, its events provoked on purpose and found in
+order, in the kernel (ktests) and from user space (tracetest); the BKL's blame table; lock_stat's
+counts of a known number of acquisitions and /proc/lock_stat in Linux's layout; tools/trace.py's
+reading of a known trace; and make trace's flow at -smp 4, whose JSON must be valid and name every
+CPU and whose timeline must show the BKL handed between CPUs. Checked for what happened, never for
+how long it took."""
 import importlib
 import json
 import os
+import re
 import sys
 import xml.etree.ElementTree as ET
 
 TRACE_KTESTS = "trace_records_each_event_kind_in_order,trace_off_records_nothing"
 BLAME_KTESTS = "bkl_blame_names_the_site_that_held_it"
+LOCK_STAT_KTESTS = "lock_stat_counts_every_acquisition_of_a_class,lock_stat_counts_a_contention_and_its_points"
 
 # Two CPUs, one BKL: CPU 0 holds it from 1000 to 2000 while CPU 1 spins from 1500; CPU 1 gets it at
 # 2100 and keeps it to 3000; CPU 0 goes idle at 2500. Hand-written, so every span is known.
@@ -127,12 +131,62 @@ def check_make_trace(h, cpus=4):
     h.record(name, not problems, "; ".join(problems) + f" (files in {out_dir})")
 
 
+LOCK_STAT_LINE = re.compile(r"^\s*(\S+):" + r"\s+(\d+)" * 2 + r"\s+([\d.]+)" * 4 + r"\s+(\d+)" * 2 +
+                            r"\s+([\d.]+)" * 4 + r"$", re.M)
+
+
+def check_lock_stat_session(h, cpus=2):
+    """/proc/lock_stat from the shell: Linux's layout, the BKL's class counting at least the ioctls made,
+    its contention points naming lock_kernel() sites; echo 0 resets; lock_stat=1 at boot sets the knob."""
+    name = f"lock_stat[smp{cpus}: /proc/lock_stat after ioctlbench -d bkl, and its reset]"
+    if not h.wanted(name):
+        return
+    Session = importlib.import_module("50_userland").Session
+    s = Session(h, f"lock_stat-smp{cpus}", cpus=cpus, timeout=200, append="lock_stat=1")
+    problems = []
+    knob = s.run("cat /proc/sys/kernel/lock_stat")
+    if knob != "1\n":
+        problems.append(f"lock_stat=1 at boot, yet the knob reads {knob!r}")
+    calls = 50
+    out = s.run(f"echo 0 > /proc/lock_stat; ioctlbench -d bkl -n {calls} -r 1 > /dev/null; cat /proc/lock_stat",
+                timeout=120) or ""
+    head = out.splitlines()[:4]
+    if len(head) < 4 or head[0] != "lock_stat version 0.4" or not re.match(
+            r"^\s+class name\s+con-bounces\s+contentions\s+waittime-min\s+waittime-max\s+waittime-total\s+"
+            r"waittime-avg\s+acq-bounces\s+acquisitions\s+holdtime-min\s+holdtime-max\s+holdtime-total\s+"
+            r"holdtime-avg$", head[2]) or set(head[1]) != {"-"} or len(head[1]) != 221:
+        problems.append(f"the header is not Linux's: {head!r}")
+    classes = {m.group(1): m.groups() for m in LOCK_STAT_LINE.finditer(out)}
+    bkl = classes.get("kernel_flag")
+    if not bkl:
+        problems.append("no kernel_flag (BKL) line")
+    elif int(bkl[8]) < calls * cpus:
+        problems.append(f"the BKL's class counts {bkl[8]} acquisitions for {calls * cpus} ioctls under it")
+    if bkl and int(bkl[2]) > 0 and not re.search(r"^\s+kernel_flag\s+\d+\s+fs/ioctl/vfs_ioctl\.c:\d+ driver_ioctl$",
+                                                out, re.M):
+        problems.append("the BKL was contended but no contention point names driver_ioctl's site")
+    if not any(c.startswith("&") for c in classes):
+        problems.append("no class of a lock set up at run time (named &expression)")
+    out = s.run("echo 0 > /proc/lock_stat; cat /proc/lock_stat") or ""
+    after = {m.group(1): m.groups() for m in LOCK_STAT_LINE.finditer(out)}
+    if "kernel_flag" in after and int(after["kernel_flag"][8]) >= calls:
+        problems.append(f"after echo 0, the BKL still counts {after['kernel_flag'][8]} acquisitions")
+    s.run("poweroff")
+    s.q.wait_exit()
+    if h.bad_lines(s.q.output):
+        problems.append("kernel reported: " + h.bad_lines(s.q.output)[0])
+    h.record(name, s.ok and not problems, "; ".join(problems))
+
+
 def run(h):
     h.ktests("trace-smp2", tests=TRACE_KTESTS, cpus=2, min_count=2)
     h.ktests("trace-smp1", tests=TRACE_KTESTS, cpus=1, min_count=2)
     h.ktests("trace-on-at-boot", tests=TRACE_KTESTS, cpus=4, min_count=2, append="trace=1 trace_buf=1024")
     h.ktests("blame-smp2", tests=BLAME_KTESTS, cpus=2, min_count=1)
+    h.ktests("lock_stat-smp2", tests=LOCK_STAT_KTESTS, cpus=2, min_count=2)
+    h.ktests("lock_stat-smp1", tests=LOCK_STAT_KTESTS, cpus=1, min_count=2, append="lock_stat=1")
     h.user_program("smp2", "tracetest", cpus=2, min_tests=5)
     h.user_program("smp1", "tracetest", cpus=1, min_tests=5)
+    check_lock_stat_session(h)
     check_known(h)
     check_make_trace(h)
