@@ -73,6 +73,16 @@ static __attribute__((noinline)) void report_lockup(spinlock_t *l, const char *f
 	dump_backtrace(read_ebp());
 }
 
+/*
+ * Every lock pair runs through spin_lock_at() and spin_unlock(): each starts
+ * on a 256-byte boundary, so that, shorter than that, neither straddles a page.
+ * Under QEMU's TCG a jump to another page cannot be chained from one
+ * translated block to the next and costs a lookup each time: when a change
+ * moved spin_unlock() across a page boundary, ioctlbench -l's spinlock pair
+ * went from 77 to 147 ns without one instruction more on its path.
+ */
+#define LOCK_PATH_ALIGNED __attribute__((aligned(256)))
+
 /* The slow path, out of line: spin until ticket is served, for the trace and lock_stat. */
 static __attribute__((noinline)) void spin_wait(spinlock_t *l, uint16_t ticket, const char *file, int line)
 {
@@ -97,7 +107,7 @@ static __attribute__((noinline)) void spin_wait(spinlock_t *l, uint16_t ticket, 
 				    &holder);
 }
 
-void spin_lock_at(spinlock_t *l, const char *file, int line)
+LOCK_PATH_ALIGNED void spin_lock_at(spinlock_t *l, const char *file, int line)
 {
 	uint16_t ticket;
 
@@ -137,7 +147,7 @@ bool spin_trylock_at(spinlock_t *l, const char *file, int line)
 	return true;
 }
 
-void spin_unlock(spinlock_t *l)
+LOCK_PATH_ALIGNED void spin_unlock(spinlock_t *l)
 {
 	if (!spin_is_locked(l) || l->holder_cpu != cpu_id())
 		panic("spin_unlock of lock %s not held by CPU %d (holder %d)",
