@@ -364,6 +364,14 @@ bench-linux: all
 	@tools/need.sh $(QEMU) $(PYTHON) gnuplot apt-get dpkg-deb tar
 	BENCH_LINUX_BOOTS=$(BENCH_LINUX_BOOTS) ACCEL=$(ACCEL) MEM=$(MEM) $(PYTHON) tools/bench_linux.py$(if $(BENCH_DOCS), --update-docs)
 
+# The event trace of one command (tools/trace.py, docs/tracing.md): make trace CMD="ioctlbench -d bkl" CPUS=4
+# boots, runs CMD at the shell with /proc/sys/kernel/trace on, and writes build/trace/trace.txt (the
+# text of /proc/trace), trace.json (Chrome's Trace Event Format: Perfetto, chrome://tracing) and timeline.svg.
+CMD ?= ioctlbench -d bkl
+trace: all
+	@tools/need.sh $(QEMU) $(PYTHON)
+	$(PYTHON) tools/trace.py --cmd "$(CMD)" --cpus $(CPUS) --mem $(MEM) --append "$(APPEND)"
+
 # ---- the teaching labs (docs/labs/) ----------------------------------------------
 # make handout LAB=n: the student tree of lab n, with that lab's solution regions
 # (/* LABn: BEGIN name */ ... /* LABn: END */) replaced by their stubs from
@@ -403,10 +411,10 @@ clean:
 
 help:
 	@sed -n '/^## /s/^## //p' README.md | head -0
-	@echo "targets: all qemu qemu-gdb gdb iso qemu-iso test fuzz bench bench-linux handout grade deps busybox compile_commands.json clean"
-	@echo "variables: CPUS=$(CPUS) MEM=$(MEM) ACCEL=$(ACCEL) APPEND='$(APPEND)' GDBPORT=$(GDBPORT) SECONDS=$(SECONDS) SEED=$(SEED) LAB=$(LAB) BUSYBOX=$(BUSYBOX)"
+	@echo "targets: all qemu qemu-gdb gdb iso qemu-iso test fuzz bench bench-linux trace handout grade deps busybox compile_commands.json clean"
+	@echo "variables: CPUS=$(CPUS) MEM=$(MEM) ACCEL=$(ACCEL) APPEND='$(APPEND)' GDBPORT=$(GDBPORT) SECONDS=$(SECONDS) SEED=$(SEED) LAB=$(LAB) BUSYBOX=$(BUSYBOX) CMD='$(CMD)'"
 
-.PHONY: all qemu qemu-gdb gdb iso qemu-iso test test-tools build-tools fuzz hosttest bench bench-linux handout grade deps clean help \
+.PHONY: all qemu qemu-gdb gdb iso qemu-iso test test-tools build-tools fuzz hosttest bench bench-linux trace handout grade deps clean help \
 	busybox busybox-maybe \
 	compile_commands.json
 .DELETE_ON_ERROR:

@@ -8,6 +8,7 @@
 #include "drivers/bench.h"
 #include "drivers/console.h"
 #include "drivers/cpuid.h"
+#include "drivers/debugcon.h"
 #include "drivers/journal.h"
 #include "drivers/kcounts.h"
 #include "drivers/mem.h"
@@ -25,4 +26,5 @@ void drivers_init(void)
 	kcounts_init();         /* /dev/kcounts: object counts for leak checks */
 	tally_init();           /* /dev/tally: lab 5's driver (docs/labs/) */
 	journal_init();         /* /dev/journal: lab 6's driver (docs/labs/) */
+	debugcon_init();        /* /dev/debugcon: port 0xE9, how make trace gets the trace out */
 }

@@ -21,7 +21,7 @@
  */
 static struct mutex vfs_rename_mutex = { .lock = SPINLOCK_INIT("vfs_rename_mutex"),
 	.waiters = { SPINLOCK_INIT("vfs_rename_mutex"), LIST_HEAD_INIT(vfs_rename_mutex.waiters.waiters) },
-	.name = "vfs_rename_mutex" };
+	.name = "vfs_rename_mutex", .class = LOCK_CLASS_HERE("vfs_rename_mutex", LOCK_MUTEX), .last_cpu = -1 };
 
 /* Is anc an ancestor of (or the same as) d, in one mount? Parents are stable under vfs_rename_mutex. */
 static bool is_ancestor(struct inode *anc, struct inode *d)

@@ -6,6 +6,7 @@
 #include "kernel/cmdline.h"
 #include "kernel/locking/bkl.h"
 #include "kernel/locking/bkld.h"
+#include "kernel/locking/lock_stat.h"
 #include "kernel/cpu.h"
 #include "kernel/ktest.h"
 #include "kernel/mm/meminit.h"
@@ -14,6 +15,7 @@
 #include "kernel/printk.h"
 #include "kernel/process/proc.h"
 #include "kernel/sched/sched.h"
+#include "kernel/trace/trace.h"
 #include "kernel/version.h"
 #include "kernel/x86/acpi.h"
 #include "kernel/x86/fpu.h"
@@ -99,9 +101,11 @@ void kmain(uint32_t magic, physaddr_t mbi_phys)
 	fpu_init_cpu();
 	acpi_init();
 	bkl_timing_init();      /* bkl_timing=0: no hold times in /proc/bkl (kernel/locking/bkl.c) */
+	lock_stat_init();       /* lock_stat=1: /proc/lock_stat counts from here (kernel/locking/lock_stat.c) */
 	sched_init();           /* before the APs start: each enters the scheduler */
 	proc_init();            /* the syscall gate and the fault hooks, before any process */
 	smp_init();             /* APICs, timers, IOAPIC routing, the other CPUs */
+	trace_init();           /* trace=1: the event rings, on from here (kernel/trace/trace.c) */
 	serial_enable_irq();    /* input by interrupt, now that lines can be routed */
 	rtc_init();             /* the wall clock, now that clock_ns() runs */
 	sti();                  /* the BSP takes interrupts from here on */

@@ -16,6 +16,7 @@
 #include "fs/ioctl/ioctl_stats.h"
 #include "kernel/locking/bkl.h"
 #include "kernel/mm/uaccess.h"
+#include "kernel/trace/trace.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/fcntl.h"
 #include "kernel/uapi/ioctls.h"
@@ -81,6 +82,7 @@ static long driver_ioctl(struct file *f, unsigned cmd, unsigned long arg)
 	uint64_t wait = 0;
 	long r;
 
+	trace_ioctl_begin(fops->name, cmd, locked);
 	if (locked) {
 		uint64_t t0 = rdtsc();
 
@@ -92,6 +94,7 @@ static long driver_ioctl(struct file *f, unsigned cmd, unsigned long arg)
 		unlock_kernel();
 	ioctl_call_end(ticket);
 	ioctl_stats_account(fops, locked, wait);
+	trace_ioctl_end(fops->name, r, locked);
 	return r;
 }
 

@@ -13,6 +13,7 @@ void proc_show_uptime(struct procbuf *pb, void *arg);
 void proc_show_interrupts(struct procbuf *pb, void *arg);
 void proc_show_mounts(struct procbuf *pb, void *arg);
 void proc_show_bkl(struct procbuf *pb, void *arg);
+void proc_show_bkl_blame(struct procbuf *pb, void *arg);
 void proc_show_syscalls(struct procbuf *pb, void *arg);
 /* text is what was written, NUL-terminated, one trailing newline removed: 0 or -EINVAL. */
 int proc_write_bkl(const char *text);
@@ -28,6 +29,19 @@ bool proc_pid_exists(int pid);
 int proc_pid_next(int from);
 /* The path of pid's program into buf (no NUL): its length, or -ENOENT. */
 int proc_pid_exe(int pid, char *buf, size_t size);
+
+/* fs/proc/proc_trace.c: the event trace, and its switch in /proc/sys/kernel. */
+void proc_show_trace(struct procbuf *pb, void *arg);
+size_t proc_trace_size(void);
+int proc_write_trace(const char *text);
+void proc_show_trace_on(struct procbuf *pb, void *arg);
+int proc_write_trace_on(const char *text);
+
+/* fs/proc/proc_lock_stat.c: every lock class's statistics, and their switch in /proc/sys/kernel. */
+void proc_show_lock_stat(struct procbuf *pb, void *arg);
+int proc_write_lock_stat(const char *text);
+void proc_show_lock_stat_on(struct procbuf *pb, void *arg);
+int proc_write_lock_stat_on(const char *text);
 
 /* fs/proc/proc_sys.c: the /proc/sys/kernel knobs (run without the BKL). */
 void proc_show_spin_report_ms(struct procbuf *pb, void *arg);

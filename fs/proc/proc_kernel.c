@@ -276,13 +276,60 @@ void proc_show_bkl(struct procbuf *pb, void *arg)
 			       s->wait_max, s->hold_cycles, s->hold_max, s->file, s->line, s->function);
 }
 
-/* "echo 0 > /proc/bkl" zeroes the statistics; nothing else is accepted. */
+/* "echo 0 > /proc/bkl" (or /proc/bkl_blame) zeroes the statistics and the blame; nothing else is accepted. */
 int proc_write_bkl(const char *text)
 {
 	if (strcmp(text, "0") != 0)
 		return -EINVAL;
 	bkl_stats_reset();
 	return 0;
+}
+
+/* ---- /proc/bkl_blame ---------------------------------------------------------------- */
+
+static void print_blame_site(struct procbuf *pb, const struct bkl_site *s)
+{
+	if (s)
+		procbuf_printf(pb, "%s:%d %s", s->file, s->line, s->function);
+	else
+		procbuf_printf(pb, "-:0 hand-over");
+}
+
+/*
+ * Who made whom wait: one line per (waiting site, holding site), the
+ * contended acquisitions at the first while the second held the lock and the
+ * cycles waited meanwhile, most cycles first. "-:0 hand-over" is the time the
+ * lock lay free, promised to a ticket whose CPU had not yet seen it. Printed
+ * under the BKL (procfs takes it), which protects the table.
+ */
+void proc_show_bkl_blame(struct procbuf *pb, void *arg)
+{
+	const struct bkl_blame *t;
+	uint64_t lost;
+	int n = bkl_blame_table(&t, &lost);
+	int order[BKL_BLAME_MAX];
+
+	for (int i = 0; i < n; i++)
+		order[i] = i;
+	for (int i = 1; i < n; i++)             /* insertion sort by cycles, largest first */
+		for (int j = i; j > 0 && t[order[j]].cycles > t[order[j - 1]].cycles; j--) {
+			int x = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = x;
+		}
+	procbuf_printf(pb, "tsc_hz: %llu\n", tsc_hz);
+	procbuf_printf(pb, "pairs: %d, lost: %llu\n", n, lost);
+	procbuf_printf(pb, "%10s %16s  %s\n", "contended", "wait_cycles", "waiter_site function  <-  holder_site function");
+	for (int i = 0; i < n; i++) {
+		const struct bkl_blame *b = &t[order[i]];
+
+		procbuf_printf(pb, "%10llu %16llu  ", b->count, b->cycles);
+		print_blame_site(pb, b->waiter);
+		procbuf_printf(pb, "  <-  ");
+		print_blame_site(pb, b->holder);
+		procbuf_printf(pb, "\n");
+	}
 }
 
 /* ---- /proc/syscalls ----------------------------------------------------------------- */

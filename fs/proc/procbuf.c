@@ -35,13 +35,15 @@ void procbuf_write(struct procbuf *pb, const void *data, size_t n)
 		pb->overflow = true;
 }
 
-int procbuf_fill(struct procbuf *pb, void (*show)(struct procbuf *pb, void *arg), void *arg)
+int procbuf_fill(struct procbuf *pb, void (*show)(struct procbuf *pb, void *arg), void *arg, size_t hint)
 {
+	size_t max = MAX((size_t)PROCBUF_MAX, 2 * hint);
+
 	/*
 	 * Start small: most files fit in 1 KiB, and the larger ones (cpuinfo,
 	 * bkl, syscalls) take the retry path on every read, so it is always tested.
 	 */
-	for (size_t size = 1024; size <= PROCBUF_MAX; size *= 2) {
+	for (size_t size = MAX(hint, (size_t)1024); size <= max; size *= 2) {
 		pb->buf = kmalloc(size);
 		if (!pb->buf)
 			return -ENOMEM;
@@ -54,10 +56,10 @@ int procbuf_fill(struct procbuf *pb, void (*show)(struct procbuf *pb, void *arg)
 		kfree(pb->buf);
 	}
 	/* Too large even then: keep what fits, cut, as a last resort. */
-	pb->buf = kmalloc(PROCBUF_MAX);
+	pb->buf = kmalloc(max);
 	if (!pb->buf)
 		return -ENOMEM;
-	pb->size = PROCBUF_MAX;
+	pb->size = max;
 	pb->len = 0;
 	pb->overflow = false;
 	show(pb, arg);

@@ -18,8 +18,10 @@ void procbuf_write(struct procbuf *pb, const void *data, size_t n);
 /*
  * Fill a new buffer with show(pb, arg), retrying with twice the room while
  * it overflows (up to PROCBUF_MAX). 0 or -ENOMEM; free pb->buf with kfree.
+ * hint: the size to start with, 0 for small; a larger hint also raises the
+ * limit to twice the hint (/proc/trace is megabytes).
  */
 #define PROCBUF_MAX (256 * 1024)
-int procbuf_fill(struct procbuf *pb, void (*show)(struct procbuf *pb, void *arg), void *arg);
+int procbuf_fill(struct procbuf *pb, void (*show)(struct procbuf *pb, void *arg), void *arg, size_t hint);
 
 #endif

@@ -54,6 +54,7 @@ struct proc_entry {
 	int (*write)(const char *text);                 /* NULL: read-only (EACCES) */
 	int (*readlink)(int pid, char *buf, size_t size);
 	bool no_bkl;                    /* /proc/sys: outside the BKL, as 2.6.6 */
+	size_t (*size_hint)(void);      /* files of megabytes: about how large (NULL: small) */
 };
 
 static int self_readlink(int pid, char *buf, size_t size);
@@ -65,9 +66,11 @@ static int exe_readlink(int pid, char *buf, size_t size);
 				.write = (wr) }
 #define PROC_SYS(n, p, fn, wr) { .name = (n), .parent = (p), .mode = S_IFREG | 0644, .show = (fn), \
 				 .write = (wr), .no_bkl = true }
+#define PROC_BIG(n, p, fn, wr, sz) { .name = (n), .parent = (p), .mode = S_IFREG | 0644, .show = (fn), \
+				    .write = (wr), .no_bkl = true, .size_hint = (sz) }
 #define PROC_LINK(n, p, fn)   { .name = (n), .parent = (p), .mode = S_IFLNK | 0777, .readlink = (fn) }
 
-enum { ROOT, SYS = 10, SYS_KERNEL = 11 };
+enum { ROOT, SYS = 13, SYS_KERNEL = 14 };
 
 /* The fixed tree; a directory's entries are listed in table order. */
 static const struct proc_entry proc_tree[] = {
@@ -78,14 +81,19 @@ static const struct proc_entry proc_tree[] = {
 	PROC_RO("interrupts", ROOT, proc_show_interrupts),
 	PROC_RO("mounts", ROOT, proc_show_mounts),
 	PROC_RW("bkl", ROOT, proc_show_bkl, proc_write_bkl),
+	PROC_RW("bkl_blame", ROOT, proc_show_bkl_blame, proc_write_bkl),
+	PROC_RW("lock_stat", ROOT, proc_show_lock_stat, proc_write_lock_stat),
 	PROC_RO("syscalls", ROOT, proc_show_syscalls),
 	PROC_RW("ioctl", ROOT, proc_show_ioctl, proc_write_ioctl),
 	PROC_LINK("self", ROOT, self_readlink),
+	PROC_BIG("trace", ROOT, proc_show_trace, proc_write_trace, proc_trace_size),
 	[SYS] = PROC_DIR("sys", ROOT),
 	[SYS_KERNEL] = PROC_DIR("kernel", SYS),
 	PROC_SYS("bkl_spin_report_ms", SYS_KERNEL, proc_show_spin_report_ms, proc_write_spin_report_ms),
 	PROC_SYS("bkl_timing", SYS_KERNEL, proc_show_bkl_timing, proc_write_bkl_timing),
 	PROC_SYS("ioctl_mode", SYS_KERNEL, proc_show_ioctl_mode, proc_write_ioctl_mode),
+	PROC_SYS("trace", SYS_KERNEL, proc_show_trace_on, proc_write_trace_on),
+	PROC_SYS("lock_stat", SYS_KERNEL, proc_show_lock_stat_on, proc_write_lock_stat_on),
 };
 
 /* /proc/PID: entry 0 is the directory itself. */
@@ -362,7 +370,8 @@ static ssize_t proc_read_text(struct file *f, char *ubuf, size_t n, loff_t *pos)
 		kfree(po->pb.buf);
 		po->pb.buf = NULL;
 		po->printed = false;
-		err = procbuf_fill(&po->pb, e->show, (void *)(uintptr_t)ino_pid(f->f_inode->i_ino));
+		err = procbuf_fill(&po->pb, e->show, (void *)(uintptr_t)ino_pid(f->f_inode->i_ino),
+				   e->size_hint ? e->size_hint() : 0);
 		if (err)
 			return err;
 		po->printed = true;

@@ -40,11 +40,14 @@
  * Statistics: every call site has a struct bkl_site (planted by the
  * lock_kernel() macro in kernel/locking/bkl.h). They count acquisitions, contended
  * acquisitions, time spent waiting and time spent holding, in TSC cycles.
- * Only the BKL's holder updates them, so the BKL itself protects them.
+ * Only the BKL's holder updates them, so the BKL itself protects them. And
+ * for each contended acquisition, the sites that held the lock meanwhile
+ * ("blame", below): the site to push the BKL out of is the one others wait for.
  */
 #include "kernel/locking/bkl.h"
 
 #include "kernel/locking/atomic.h"
+#include "kernel/locking/lock_stat.h"
 #include "kernel/cmdline.h"
 #include "kernel/cpu.h"
 #include "kernel/lib/string.h"
@@ -52,6 +55,7 @@
 #include "kernel/printk.h"
 #include "kernel/locking/spinlock.h"
 #include "kernel/sched/task.h"
+#include "kernel/trace/trace.h"
 #include "kernel/x86/x86.h"
 
 /*
@@ -69,7 +73,16 @@ static struct {
 	int holder_cpu;
 	uint64_t acquired_at;           /* TSC when the holder got it */
 	struct bkl_site *site;          /* the site charged for this hold */
-} kernel_flag = { 0, 0, NULL, -1, 0, NULL };    /* "kernel_flag": its name in Linux 2.0-2.6 */
+	int last_cpu;                   /* the CPU that took it last with lock_stat on, for its bounces */
+} kernel_flag = { 0, 0, NULL, -1, 0, NULL, -1 };       /* "kernel_flag": its name in Linux 2.0-2.6 */
+
+/*
+ * The BKL's line in /proc/lock_stat; its contention points are lock_kernel()
+ * sites. Its hold times are the ones bkl_timing already measures for /proc/bkl
+ * (on by default): with bkl_timing=0, lock_stat counts the BKL's holds untimed.
+ */
+static struct lock_class bkl_class = { .name = "kernel_flag", .file = __FILE__, .line = __LINE__,
+				       .kind = LOCK_BKL };
 
 extern struct bkl_site bkl_sites_start[], bkl_sites_stop[];
 
@@ -92,7 +105,7 @@ static void bkl_report(const char *what, const char *file, int line)
 	dump_backtrace(read_ebp());
 }
 
-static void report_bkl_lockup(struct bkl_site *site)
+static __attribute__((noinline)) void report_bkl_lockup(struct bkl_site *site)
 {
 	struct task *h = READ_ONCE(kernel_flag.holder);
 	struct bkl_site *hs = READ_ONCE(kernel_flag.site);
@@ -103,25 +116,139 @@ static void report_bkl_lockup(struct bkl_site *site)
 	dump_backtrace(read_ebp());
 }
 
+/* ---- blame: who made whom wait ------------------------------------------------------------ */
+
+/*
+ * For every contended acquisition, which sites held the lock while it waited
+ * and for how long: /proc/bkl_blame, "bklstat -b". A waiter watches
+ * kernel_flag.site as it spins (it reads the lock's line anyway) and notes
+ * each holder in a struct blame_watch on its own stack; once it holds the
+ * BKL, it adds them to the table, which the BKL therefore protects, like the
+ * site counters. Between two holders the site is NULL: the lock is free but
+ * promised to the next ticket, whose CPU has not yet noticed (under an
+ * emulator on a busy host, often for milliseconds): charged as a hand-over.
+ */
+#define BLAME_WATCH 8
+
+struct blame_watch {
+	struct bkl_site *holder;        /* the site holding it now, as last seen */
+	uint64_t since;                 /* when that was first seen */
+	int n;
+	struct {
+		struct bkl_site *holder;
+		uint64_t cycles;
+	} seen[BLAME_WATCH];
+};
+
+static struct bkl_blame blame[BKL_BLAME_MAX];
+static int nblame;
+static uint64_t blame_lost;            /* charges with no room left in the table */
+
+static void watch_note(struct blame_watch *w, uint64_t now)
+{
+	int i;
+
+	for (i = 0; i < w->n && w->seen[i].holder != w->holder; i++)
+		;
+	if (i == BLAME_WATCH) {
+		i = BLAME_WATCH - 1;    /* more holders than one wait sees in practice: lump the rest */
+	} else if (i == w->n) {
+		w->seen[i].holder = w->holder;
+		w->seen[i].cycles = 0;
+		w->n++;
+	}
+	w->seen[i].cycles += now - w->since;
+}
+
+/* Spin until ticket is served; returns when the wait began. The slow path, out of line. */
+static __attribute__((noinline)) uint64_t bkl_spin(struct bkl_site *site, uint16_t ticket, struct blame_watch *w)
+{
+	uint64_t start = rdtsc(), now;
+	bool reported = false;
+
+	w->holder = READ_ONCE(kernel_flag.site);
+	w->since = start;
+	w->n = 0;
+	trace_bkl_contended(site, w->holder, READ_ONCE(kernel_flag.holder_cpu));
+	while (READ_ONCE(kernel_flag.owner) != ticket) {
+		struct bkl_site *h;
+
+		cpu_relax();
+		now = rdtsc();
+		h = READ_ONCE(kernel_flag.site);
+		if (h != w->holder) {
+			watch_note(w, now);
+			w->holder = h;
+			w->since = now;
+		}
+		if (!reported && now - start > spin_report_cycles) {
+			report_bkl_lockup(site);
+			reported = true;
+		}
+	}
+	return start;
+}
+
+/* The waiter, now holding the BKL, adds what it saw to the table. */
+static void blame_charge(struct bkl_site *waiter, struct blame_watch *w, uint64_t now)
+{
+	watch_note(w, now);
+	for (int k = 0; k < w->n; k++) {
+		int i;
+
+		for (i = 0; i < nblame && (blame[i].waiter != waiter || blame[i].holder != w->seen[k].holder); i++)
+			;
+		if (i == nblame) {
+			if (nblame == BKL_BLAME_MAX) {
+				blame_lost++;
+				continue;
+			}
+			blame[nblame++] = (struct bkl_blame){ waiter, w->seen[k].holder, 0, 0 };
+		}
+		blame[i].count++;
+		blame[i].cycles += w->seen[k].cycles;
+	}
+}
+
+int bkl_blame_table(const struct bkl_blame **out, uint64_t *lost)
+{
+	*out = blame;
+	*lost = blame_lost;
+	return nblame;
+}
+
+/* ---- the raw lock ------------------------------------------------------------------------ */
+
+/* lock_stat's part of an acquisition at site (lock_stat on; we hold the lock, last_cpu not yet ours). */
+static void bkl_stat_acquired(struct bkl_site *site, bool contended, uint64_t waited, const struct blame_watch *w)
+{
+	if (contended) {
+		struct lock_point waiter = { .file = site->file, .line = site->line, .function = site->function };
+		struct lock_point holder = { 0 };
+		const struct bkl_site *h = NULL;
+
+		/* The contending point: the first site seen holding it (not a hand-over). */
+		for (int i = 0; i < w->n && !h; i++)
+			h = w->seen[i].holder;
+		if (h)
+			holder = (struct lock_point){ .file = h->file, .line = h->line, .function = h->function };
+		lock_stat_contended(&bkl_class, kernel_flag.last_cpu, waited, &waiter, &holder);
+	}
+	lock_stat_acquired(&bkl_class, kernel_flag.last_cpu);
+	kernel_flag.last_cpu = cpu_id();
+}
+
 /* Take the raw lock and charge the wait to site. Preemption must be off. */
 static inline __attribute__((always_inline)) void bkl_raw_acquire(struct bkl_site *site, bool reacquire)
 {
 	uint16_t ticket = __atomic_fetch_add(&kernel_flag.next, 1, __ATOMIC_ACQUIRE);
 	bool contended = READ_ONCE(kernel_flag.owner) != ticket;
-	bool reported = false;
+	struct blame_watch w;
 	uint64_t start = 0, now;
 
 	/* Read the clock for the wait only when there is one: uncontended, one TSC read per hold. */
-	if (contended) {
-		start = rdtsc();
-		while (READ_ONCE(kernel_flag.owner) != ticket) {
-			cpu_relax();
-			if (!reported && rdtsc() - start > spin_report_cycles) {
-				report_bkl_lockup(site);
-				reported = true;
-			}
-		}
-	}
+	if (contended)
+		start = bkl_spin(site, ticket, &w);
 	now = (contended || hold_timing) ? rdtsc() : 0;
 	kernel_flag.holder = current;
 	kernel_flag.holder_cpu = cpu_id();
@@ -139,20 +266,30 @@ static inline __attribute__((always_inline)) void bkl_raw_acquire(struct bkl_sit
 		site->wait_cycles += waited;
 		if (waited > site->wait_max)
 			site->wait_max = waited;
+		blame_charge(site, &w, now);
 	}
+	if (__builtin_expect(lock_stat_on, 0))
+		bkl_stat_acquired(site, contended, now - start, &w);
+	trace_bkl_acquire(site, reacquire, contended, contended ? now - start : 0);
 }
 
-/* Release the raw lock, charging the hold time to the site that took it. Preemption must be off. */
-static inline __attribute__((always_inline)) void bkl_raw_release(void)
+/*
+ * Release the raw lock, charging the hold time to the site that took it.
+ * for_switch: its holder is switching away, and takes it back after. Preemption must be off.
+ */
+static inline __attribute__((always_inline)) void bkl_raw_release(bool for_switch)
 {
 	struct bkl_site *site = kernel_flag.site;
 
+	trace_bkl_release(site, for_switch);
 	if (kernel_flag.acquired_at) {
 		uint64_t held = rdtsc() - kernel_flag.acquired_at;
 
 		site->hold_cycles += held;
 		if (held > site->hold_max)
 			site->hold_max = held;
+		if (__builtin_expect(lock_stat_on, 0))
+			lock_stat_held(&bkl_class, held);
 	}
 	kernel_flag.holder = NULL;
 	kernel_flag.holder_cpu = -1;
@@ -207,7 +344,7 @@ void unlock_kernel_site(const char *file, int line)
 	/* LAB3: END */
 	preempt_disable();
 	t->lock_depth = -1;
-	bkl_raw_release();
+	bkl_raw_release(false);
 	preempt_enable();
 }
 
@@ -225,7 +362,7 @@ void bkl_release_for_switch(struct task *prev)
 	if (kernel_flag.holder != prev)
 		panic("BKL: task %d (%s) has lock_depth %d but does not hold the lock",
 		      prev->pid, prev->name, prev->lock_depth);
-	bkl_raw_release();
+	bkl_raw_release(true);
 	/* LAB3: END */
 }
 
@@ -271,6 +408,8 @@ void bkl_stats_reset(void)
 		s->acquisitions = s->contended = s->reacquisitions = 0;
 		s->wait_cycles = s->wait_max = s->hold_cycles = s->hold_max = 0;
 	}
+	nblame = 0;
+	blame_lost = 0;
 	unlock_kernel();
 }
 

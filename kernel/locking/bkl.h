@@ -50,7 +50,21 @@ void bkl_get_state(struct bkl_state *st);
 /* Every call site, whether or not it ever ran. */
 struct bkl_site *bkl_sites_begin(void);
 struct bkl_site *bkl_sites_end(void);
+/* Zeroes the site counters and the blame table ("echo 0 > /proc/bkl"). */
 void bkl_stats_reset(void);
+
+/*
+ * Who made whom wait: for each pair of sites, the contended acquisitions at
+ * waiter during which holder held the lock (holder NULL: nobody, the lock
+ * was being handed to the next ticket), and the TSC cycles waited while it did.
+ */
+#define BKL_BLAME_MAX 128       /* pairs kept; more are counted as lost */
+struct bkl_blame {
+	struct bkl_site *waiter, *holder;
+	uint64_t count, cycles;
+};
+/* The table (call with the BKL held: it protects it); *lost: charges that found it full. */
+int bkl_blame_table(const struct bkl_blame **out, uint64_t *lost);
 /* Hold-time statistics on or off (/proc/sys/kernel/bkl_timing, boot word bkl_timing=0). */
 bool bkl_timing_get(void);
 void bkl_timing_set(bool on);

@@ -2,18 +2,30 @@
 #ifndef KERNEL_MUTEX_H
 #define KERNEL_MUTEX_H
 
+#include "kernel/locking/lock_stat.h"
 #include "kernel/sched/waitqueue.h"
 
 struct task;
 
 struct mutex {
-	spinlock_t lock;                /* protects owner */
+	spinlock_t lock;                /* protects owner and the fields below it */
 	struct task *owner;             /* NULL when free */
 	struct wait_queue waiters;
 	const char *name;
+	struct lock_class *class;       /* where it was initialised: its line of /proc/lock_stat */
+	int last_cpu;                   /* the CPU it was last taken on with lock_stat on, -1: none */
+	uint64_t acquired_at;           /* TSC when taken with lock_stat on, else 0 */
+	uintptr_t acquired_ip;          /* where the owner took it (lock_stat's contending point) */
 };
 
-void mutex_init(struct mutex *m, const char *name);
+/* A mutex set up at run time: the class is this call's place, named by the mutex's expression. */
+#define mutex_init(m, n)                                                                        \
+	do {                                                                                    \
+		static struct lock_class mutex_class_ = { .name = #m, .file = __FILE__,         \
+							  .line = __LINE__, .kind = LOCK_MUTEX }; \
+		mutex_init_class((m), (n), &mutex_class_);                                      \
+	} while (0)
+void mutex_init_class(struct mutex *m, const char *name, struct lock_class *class);
 /* Sleeps until the mutex is ours. Not recursive: taking it twice is a bug, and reported. */
 void mutex_lock(struct mutex *m);
 /* The same, but a signal ends the wait: 0 when the mutex is ours, -ERESTARTSYS if not. */

@@ -3,13 +3,15 @@
 #define KERNEL_SPINLOCK_H
 
 #include "kernel/cpu.h"
+#include "kernel/locking/lock_stat.h"
 #include "kernel/types.h"
 #include "kernel/x86/x86.h"
 
 /*
  * A ticket lock: take a number (next), wait until it is served (owner).
  * Waiters are served in arrival order, so no CPU starves.
- * The debug fields say who holds it and from where, for the reports.
+ * The debug fields say who holds it and from where, for the reports; the
+ * last three are lock_stat's (kernel/locking/lock_stat.c).
  */
 typedef struct spinlock {
 	volatile uint16_t owner;        /* ticket now being served */
@@ -18,11 +20,28 @@ typedef struct spinlock {
 	int holder_cpu;                 /* -1 when free */
 	const char *file;               /* where the holder took it */
 	int line;
+	struct lock_class *class;       /* where it was initialised: its line of /proc/lock_stat */
+	int last_cpu;                   /* the CPU that took it last with lock_stat on, -1: none */
+	/*
+	 * The TSC's low 32 bits when taken with lock_stat on (never 0), else 0:
+	 * one word for the unlock to test, and a spinlock held for 2^32 cycles
+	 * (a second or two) has been reported as a lockup long before.
+	 */
+	uint32_t stat_at;
 } spinlock_t;
 
-#define SPINLOCK_INIT(n) { 0, 0, (n), -1, 0, 0 }
+/* A lock defined with its value: the class is the definition's place, named by its name. */
+#define SPINLOCK_INIT(n) { .owner = 0, .next = 0, .name = (n), .holder_cpu = -1, .file = 0, .line = 0, \
+			   .class = LOCK_CLASS_HERE((n), LOCK_SPIN), .last_cpu = -1, .stat_at = 0 }
 
-void spin_lock_init(spinlock_t *l, const char *name);
+/* A lock set up at run time: the class is this call's place, named by the lock's expression, as Linux's. */
+#define spin_lock_init(l, n)                                                                    \
+	do {                                                                                    \
+		static struct lock_class spin_class_ = { .name = #l, .file = __FILE__,          \
+							 .line = __LINE__, .kind = LOCK_SPIN }; \
+		spin_lock_init_class((l), (n), &spin_class_);                                   \
+	} while (0)
+void spin_lock_init_class(spinlock_t *l, const char *name, struct lock_class *class);
 void spin_lock_at(spinlock_t *l, const char *file, int line);
 bool spin_trylock_at(spinlock_t *l, const char *file, int line);
 void spin_unlock(spinlock_t *l);

@@ -28,6 +28,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/time/timer.h"
+#include "kernel/trace/trace.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/x86/tls.h"
 #include "kernel/x86/trap.h"
@@ -150,6 +151,21 @@ static void bkl_retake_running_on(uint32_t flags)
 	preempt_enable();
 }
 
+/* Why prev leaves the CPU, for the trace. */
+static unsigned switch_reason(const struct task *prev, bool preempted)
+{
+	if (preempted)
+		return TRS_PREEMPT;
+	switch (prev->state) {
+	case TASK_RUNNING:
+		return TRS_YIELD;
+	case TASK_SLEEPING:
+		return TRS_SLEEP;
+	default:
+		return TRS_EXIT;
+	}
+}
+
 /*
  * Give up the CPU. A task that is switched out because it was preempted stays
  * runnable whatever its state says: it may have been stopped half way into
@@ -195,6 +211,7 @@ static void __schedule(bool preempted)
 
 	/* prev gives up the BKL while it is not running (kernel/locking/bkl.c). */
 	bkl_release_for_switch(prev);
+	trace_switch(prev, next, switch_reason(prev, preempted));
 	next->on_cpu = true;
 	next->cpu = c->id;
 	c->curr = next;

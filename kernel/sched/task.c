@@ -9,6 +9,7 @@
 #include "kernel/mm/pmm.h"
 #include "kernel/panic.h"
 #include "kernel/time/timer.h"
+#include "kernel/trace/trace.h"
 #include "kernel/x86/trap.h"
 
 /* Protects all_tasks and next_pid. */
@@ -20,6 +21,8 @@ static bool init_pid_taken;
 void task_set_name(struct task *t, const char *name)
 {
 	strlcpy(t->name, name, sizeof(t->name));
+	if (t->pid)
+		trace_comm(t);          /* execve() and prctl() rename; the trace must know */
 }
 
 struct task *task_alloc(const char *name)

@@ -68,6 +68,7 @@ struct task {
 	bool latency_reported;          /* "runnable but not picked" said once for this wait */
 	uint64_t wait_max_ns, wait_sum_ns;
 	uint64_t wait_max_ticks, wait_count;
+	uint32_t trace_gen;             /* the trace that last recorded its name (kernel/trace/trace.c) */
 
 	/*
 	 * The Big Kernel Lock (kernel/locking/bkl.c): how many lock_kernel() calls this

@@ -13,6 +13,7 @@
 #include "kernel/printk.h"
 #include "kernel/syscall/names.h"
 #include "kernel/sched/task.h"
+#include "kernel/trace/trace.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/x86/trap.h"
 
@@ -111,6 +112,7 @@ void syscall_dispatch(struct trapframe *tf)
 		return;
 	}
 	bkl = (d->flags & SYS_BKL) || bkl_every_syscall;
+	trace_syscall_enter(nr, bkl);
 	if (bkl)
 		lock_kernel();
 	/* Remembered for a restart after a signal (kernel/signal/deliver.c); sigreturn clears it. */
@@ -119,6 +121,7 @@ void syscall_dispatch(struct trapframe *tf)
 	r = ((syscall_call6_t)d->fn)(tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp);
 	if (bkl)
 		unlock_kernel();
+	trace_syscall_exit(nr, r);
 	tf->eax = (uint32_t)r;
 }
 

@@ -266,3 +266,79 @@ KTEST(bkl_released_when_holder_yields_alone)
 	KT_ASSERT(alone.a_locked_after);
 	KT_ASSERT(!kernel_locked());
 }
+
+/*
+ * Blame: a holder on one CPU keeps the BKL until it sees a waiter; the waiter,
+ * on another, must find itself charged to the holder's site in the blame
+ * table, with the cycles it waited.
+ */
+static struct {
+	struct thread_group g;
+	struct wait_queue wq;
+	volatile int phase;             /* 1: the holder has it; 2: the waiter is about to ask */
+	bool saw_waiter;
+} bl;
+
+/*
+ * Hold the BKL until the waiter has asked for it: its "about to ask", a
+ * ticket waiting, and then a while longer, since another BKL user's ticket
+ * would do for the second and the waiter's must be among them.
+ */
+static int blame_holder(void *unused)
+{
+	struct bkl_state st;
+	uint64_t give_up;
+
+	lock_kernel();
+	bl.phase = 1;
+	wake_up(&bl.wq);
+	give_up = clock_ns() + 3000000000ULL;
+	do
+		bkl_get_state(&st);
+	while ((bl.phase != 2 || st.waiting == 0) && clock_ns() < give_up);
+	bl.saw_waiter = st.waiting > 0;
+	mdelay(20);
+	unlock_kernel();
+	return group_exit(&bl.g);
+}
+
+static int blame_waiter(void *unused)
+{
+	wait_event(bl.wq, bl.phase == 1);
+	bl.phase = 2;
+	lock_kernel();
+	unlock_kernel();
+	return group_exit(&bl.g);
+}
+
+KTEST(bkl_blame_names_the_site_that_held_it)
+{
+	struct bkl_site *holder = find_site("blame_holder"), *waiter = find_site("blame_waiter");
+	int a_cpu = last_online_cpu(), b_cpu = __builtin_ctz(cpu_online_mask());
+	const struct bkl_blame *t;
+	uint64_t lost, count = 0, cycles = 0;
+	int n;
+
+	if (a_cpu == b_cpu)
+		return;                 /* one CPU: nobody can wait while another holds it */
+	KT_ASSERT(holder && waiter);
+	bkl_stats_reset();
+	group_init(&bl.g);
+	wait_queue_init(&bl.wq, "bkl-blame");
+	bl.phase = 0;
+	KT_ASSERT(group_start(&bl.g, blame_holder, NULL, "blame-holder", a_cpu));
+	KT_ASSERT(group_start(&bl.g, blame_waiter, NULL, "blame-waiter", b_cpu));
+	group_wait(&bl.g);
+	KT_ASSERT(bl.saw_waiter);
+	lock_kernel();          /* the table is the BKL's */
+	n = bkl_blame_table(&t, &lost);
+	for (int i = 0; i < n; i++)
+		if (t[i].waiter == waiter && t[i].holder == holder) {
+			count = t[i].count;
+			cycles = t[i].cycles;
+		}
+	unlock_kernel();
+	KT_ASSERT_EQ(count, 1);         /* one contended acquisition, while blame_holder held it */
+	KT_ASSERT(cycles > 0);
+	KT_ASSERT(waiter->contended >= 1);
+}

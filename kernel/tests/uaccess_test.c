@@ -93,18 +93,19 @@ KTEST(uaccess_strncpy_from_user)
 	KT_ASSERT_EQ(e, -EFAULT);
 }
 
+static spinlock_t uaccess_test_lock = SPINLOCK_INIT("uaccess_test");
+
 /* The fixup path takes no lock and needs none released: a spinlock may be held across it. */
 KTEST(uaccess_fault_with_spinlock_held)
 {
-	static spinlock_t lock = SPINLOCK_INIT("uaccess_test");
 	uint32_t v = 0;
 	int r1, r2;
 
 	KT_ASSERT(enter_test_mm());
-	spin_lock(&lock);
+	spin_lock(&uaccess_test_lock);
 	r1 = copy_from_user(&v, (void *)0x40000000, sizeof(v));
 	r2 = get_user_u32(&v, (void *)(DATA + 2 * PAGE_SIZE));
-	spin_unlock(&lock);
+	spin_unlock(&uaccess_test_lock);
 	leave_test_mm();
 	KT_ASSERT_EQ(r1, -EFAULT);
 	KT_ASSERT_EQ(r2, -EFAULT);

@@ -52,6 +52,16 @@ uint64_t clock_ns(void)
 	return mul_shift(rdtsc() - tsc_base, tsc_mult);
 }
 
+uint64_t tsc_to_ns(uint64_t tsc)
+{
+	return tsc > tsc_base ? mul_shift(tsc - tsc_base, tsc_mult) : 0;
+}
+
+uint64_t cycles_to_ns(uint64_t cycles)
+{
+	return mul_shift(cycles, tsc_mult);
+}
+
 void udelay(uint32_t us)
 {
 	uint64_t start = rdtsc();

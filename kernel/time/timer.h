@@ -11,6 +11,9 @@ void timer_start_this_cpu(void);
 
 /* Nanoseconds since calibration, from the TSC. Monotonic on each CPU. */
 uint64_t clock_ns(void);
+/* A TSC reading on clock_ns()'s scale (0 before calibration), and a count of TSC cycles in ns. */
+uint64_t tsc_to_ns(uint64_t tsc);
+uint64_t cycles_to_ns(uint64_t cycles);
 /*
  * The wall clock, for CLOCK_REALTIME: set once at boot from the battery
  * clock (drivers/rtc.c), then advanced by clock_ns(). Before that, or with

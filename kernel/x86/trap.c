@@ -12,6 +12,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "kernel/syscall/dispatch.h"
+#include "kernel/trace/trace.h"
 #include "kernel/x86/x86.h"
 
 static const char *const exception_names[32] = {
@@ -84,6 +85,7 @@ static void handle_interrupt(struct trapframe *tf)
 	struct cpu *c = this_cpu();
 	trap_handler_t h = handlers[tf->trapno];
 
+	trace_irq_enter(tf->trapno, trap_from_user(tf));
 	c->irq_nesting++;
 	if (h)
 		h(tf);
@@ -110,11 +112,18 @@ static void trap_exit(struct trapframe *tf)
 
 void trap_dispatch(struct trapframe *tf)
 {
-	if (tf->trapno == T_SYSCALL)
+	bool irq = false;
+
+	if (tf->trapno == T_SYSCALL) {
 		syscall_dispatch(tf);           /* kernel/syscall/dispatch.c: the table, the BKL, the call */
-	else if (tf->trapno < 32 && !handlers[tf->trapno])
+	} else if (tf->trapno < 32 && !handlers[tf->trapno]) {
 		handle_exception(tf);
-	else
+	} else {
 		handle_interrupt(tf);
+		irq = true;
+	}
 	trap_exit(tf);
+	/* After trap_exit(): a task preempted there records its way back when it runs again. */
+	if (irq)
+		trace_irq_exit(tf->trapno, trap_from_user(tf));
 }

@@ -179,8 +179,9 @@ def spinning_on(thread):
     """What the CPU behind thread is spinning for, read from its stack.
 
     Returns (kind, detail): ("spinlock", spinlock_t * or None), ("bkl", None), or None.
-    A CPU is found spinning when its stack shows spin_lock_at() or the BKL's
-    bkl_raw_acquire() (inlined or not) while someone else holds that lock.
+    A CPU is found spinning when its stack shows spin_lock_at() (or its slow
+    path spin_wait()) or the BKL's bkl_raw_acquire() (inlined or not; its slow
+    path is bkl_spin()) while someone else holds that lock.
     """
     saved_thread = gdb.selected_thread()
     try:
@@ -194,9 +195,9 @@ def spinning_on(thread):
             if f is None:
                 break
             name = f.name() or ""
-            if name == "spin_lock_at":
+            if name in ("spin_wait", "spin_lock_at"):
                 return ("spinlock", _frame_arg(f, "l") or _entry_value(f, "l"))
-            if name == "bkl_raw_acquire":
+            if name in ("bkl_spin", "bkl_raw_acquire"):
                 return ("bkl", None)
             # Go on through trap_common: an interrupt may have come in while the CPU spun.
             if name == "kthread_first_run":

@@ -26,7 +26,7 @@ const char *__asan_default_options(void) { return "detect_leaks=0"; }
 void *kmalloc(size_t n) { return malloc(n); }
 void *kzalloc(size_t n) { return calloc(1, n); }
 void kfree(void *p) { free(p); }
-void spin_lock_init(spinlock_t *l, const char *name) { memset(l, 0, sizeof(*l)); l->name = name; }
+void spin_lock_init_class(spinlock_t *l, const char *name, struct lock_class *c) { memset(l, 0, sizeof(*l)); l->name = name; l->class = c; }
 physaddr_t pmm_alloc_pages(unsigned n) { (void)n; return 0; }  /* no file data in these tests */
 void pmm_free_pages(physaddr_t pa, unsigned n) { (void)pa; (void)n; abort(); }
 size_t strlcpy(char *d, const char *s, size_t size)
@@ -46,7 +46,7 @@ int copy_from_user(void *d, const void *s, size_t n) { memcpy(d, s, n); return 0
 
 /* One thread here: a mutex taken twice is a lock-order bug the walk must never have. */
 static int mutexes_held;
-void mutex_init(struct mutex *m, const char *name) { memset(m, 0, sizeof(*m)); m->name = name; }
+void mutex_init_class(struct mutex *m, const char *name, struct lock_class *c) { memset(m, 0, sizeof(*m)); m->name = name; m->class = c; }
 void mutex_lock(struct mutex *m)
 {
 	if (m->owner)

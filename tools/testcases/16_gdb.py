@@ -238,6 +238,53 @@ def check_bkl_waiters(h):
     record(h, name, "bkl-waiters", rc, p)
 
 
+TRACE_LINE = re.compile(r"^  (\d+) (\d+) (-?\d+) (switch|comm|syscall_enter|syscall_exit|bkl_contended|bkl_acquire|"
+                        r"bkl_release|bkl_drop|bkl_retake|spin_contended|spin_acquired|ioctl_begin|ioctl_end|"
+                        r"irq_enter|irq_exit)( .*)?$", re.M)
+
+
+def check_trace(h):
+    """Four CPUs hammer the BKL with the trace on (trace=1): smpix trace prints each CPU's last events,
+    as many as its ring's head (read by gdb's printf) says it holds, in /proc/trace's format; with a CPU
+    argument, that CPU's alone."""
+    name = "gdb[smpix trace: the last events of every CPU, from the rings]"
+    if not h.wanted(name):
+        return
+    if not shutil.which("gdb"):
+        return h.skip(name, "gdb is not installed")
+    truth_cmds = [f'printf "truth head {c} %u\\n", \'trace.c\'::rings[{c}].head' for c in range(CPUS)]
+    rc, out, _ = gdb_session(h, "trace", ["break bkl_contention_worker", "continue", "delete",
+                                          "break kernel/tests/bkl_test.c:111", "ignore 2 50", "continue"] +
+                             truth_cmds + marked(["smpix trace 5", "smpix trace 3 2"]) + ["kill"],
+                             append="test=bkl_contention_from_all_cpus_is_exact trace=1")
+    heads = {c: int(v[0]) for c, v in truth(out, "head").items()}
+    p = []
+    if len(heads) != CPUS:
+        p.append("gdb's printf of the rings' heads failed")
+    s = section(out, "smpix trace 5")
+    blocks = re.split(r"^CPU (\d+): (\d+) events recorded, \d+ kept; the last (\d+):$", s, flags=re.M)
+    seen = {}
+    for i in range(1, len(blocks) - 3, 4):
+        cpu, recorded, last, body = blocks[i], int(blocks[i + 1]), int(blocks[i + 2]), blocks[i + 3]
+        lines = TRACE_LINE.findall(body)
+        seen[cpu] = recorded
+        if heads.get(cpu) is not None and recorded != heads[cpu]:
+            p.append(f"CPU {cpu}: {recorded} events recorded, gdb's printf says {heads[cpu]}")
+        if last != min(5, recorded) or len(lines) != last:
+            p.append(f"CPU {cpu}: {len(lines)} event lines for 'the last {last}'")
+        if any(l[0] != cpu for l in lines):
+            p.append(f"CPU {cpu}'s block has another CPU's events")
+    if sorted(seen) != [str(c) for c in range(CPUS)]:
+        p.append(f"blocks for CPUs {sorted(seen)}, expected 0..{CPUS - 1}")
+    if not re.search(r"bkl_(acquire|release|contended) site=kernel/tests/bkl_test\.c:\d+ site_func=bkl_contention_worker",
+                     s):
+        p.append("no BKL event names the hammer's site")
+    s2 = section(out, "smpix trace 3 2")
+    if re.findall(r"^CPU (\d+):", s2, re.M) != ["2"]:
+        p.append("smpix trace 3 2 does not show CPU 2 alone")
+    record(h, name, "trace", rc, p)
+
+
 def check_bt_through_trap(h):
     """bt from panic_trap() goes through trap_common (its .cfi lines) to the faulting function."""
     name = "gdb[bt through a trap: from panic_trap to the faulting function]"
@@ -284,4 +331,5 @@ def run(h):
     check_commands_in_lock_kernel(h)
     check_spinlock_hang(h)
     check_bkl_waiters(h)
+    check_trace(h)
     check_bt_through_trap(h)

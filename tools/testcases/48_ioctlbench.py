@@ -133,6 +133,14 @@ def session(h, cpus):
              and out is not None and "status=0" in out, f"got {sorted(lats)}: {out!r}"[-300:])
     knob = re.findall(r"^([01])$", out or "", re.M)
     h.record(f"{name} -l puts bkl_timing back as it found it", knob == ["0", "0"], f"bkl_timing read {knob}")
+    out = s.run("bklstat -r; ioctlbench -d bkl -n 300 -w 20000 -r 1 > /dev/null; bklstat -b -n 5", timeout=120)
+    h.record(f"{name} bklstat -b names the driver's ioctl site as the one the BKL waits were spent on",
+             out is not None and re.search(r"^\s+\d+\s+\d+\s+fs/ioctl/vfs_ioctl\.c:\d+ driver_ioctl\s+"
+                                           r"(fs/ioctl/vfs_ioctl\.c:\d+ driver_ioctl|\(nobody: handing over\))$",
+                                           out, re.M) is not None
+             and re.search(r"^bklstat: others waited \d+ us \(\d+% of all BKL waiting\) while the BKL was held "
+                           r"at fs/ioctl/vfs_ioctl\.c:\d+ driver_ioctl: push the BKL out of it first$", out, re.M)
+             is not None, repr(out))
     out = s.run("ioctlbench -d nope; echo status=$?; ioctlbench -p 0; echo status=$?; "
                 "ioctlbench -S -m own,nope; echo status=$?; ioctlbench -S -f 101; echo status=$?")
     h.record(f"{name} bad arguments: usage and status 2",

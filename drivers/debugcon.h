@@ -1,0 +1,10 @@
+/* /dev/debugcon: bytes written go straight out of port 0xE9, to QEMU's -debugcon. */
+#ifndef DRIVERS_DEBUGCON_H
+#define DRIVERS_DEBUGCON_H
+
+#define DEBUGCON_MAJOR 244      /* Linux's "local/experimental use" range (243: journal) */
+#define DEBUGCON_MINOR 0
+
+void debugcon_init(void);
+
+#endif
