@@ -7,6 +7,7 @@
 #include "kernel/locking/bkl.h"
 #include "kernel/locking/bkld.h"
 #include "kernel/cpu.h"
+#include "kernel/era.h"
 #include "kernel/ktest.h"
 #include "kernel/mm/meminit.h"
 #include "kernel/multiboot.h"
@@ -99,6 +100,7 @@ void kmain(uint32_t magic, physaddr_t mbi_phys)
 	fpu_init_cpu();
 	acpi_init();
 	bkl_timing_init();      /* bkl_timing=0: no hold times in /proc/bkl (kernel/locking/bkl.c) */
+	era_init();             /* era=2.6.8 and the like: the knobs as a Linux version had them */
 	sched_init();           /* before the APs start: each enters the scheduler */
 	proc_init();            /* the syscall gate and the fault hooks, before any process */
 	smp_init();             /* APICs, timers, IOAPIC routing, the other CPUs */

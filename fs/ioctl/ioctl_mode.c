@@ -32,6 +32,7 @@
 
 #include "kernel/locking/atomic.h"
 #include "kernel/cmdline.h"
+#include "kernel/era.h"
 #include "kernel/cpu.h"
 #include "kernel/lib/string.h"
 #include "kernel/locking/mutex.h"
@@ -174,10 +175,20 @@ int ioctl_mode_set(const char *name)
 	return 0;
 }
 
+/*
+ * The policy an era boots with (kernel/era.c): before 2.6.11 every ioctl ran
+ * under the BKL; 2.6.11 brought unlocked_ioctl, the driver's flag. An ioctl=
+ * word still wins.
+ */
+static enum ioctl_mode era_mode(void)
+{
+	return era_now() < ERA_2_6_11 ? IOCTL_MODE_SERIALIZED : IOCTL_MODE_AUTO;
+}
+
 void ioctl_mode_init(void)
 {
 	const char *word = cmdline_get("ioctl");
-	int mode = word ? mode_by_name(word) : IOCTL_MODE_AUTO;
+	int mode = word ? mode_by_name(word) : (int)era_mode();
 
 	mutex_init(&switch_lock, "ioctl mode switch");
 	if (mode < 0)

@@ -11,6 +11,7 @@
 #include "kernel/locking/atomic.h"
 #include "kernel/locking/bkl.h"
 #include "kernel/cpu.h"
+#include "kernel/era.h"
 #include "kernel/irq.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
@@ -266,6 +267,7 @@ void proc_show_bkl(struct procbuf *pb, void *arg)
 	else
 		procbuf_printf(pb, "owner: none\n");
 	procbuf_printf(pb, "waiting: %d\n", st.waiting);
+	procbuf_printf(pb, "era: %s: %s\n", era_name(era_now()), era_summary(era_now()));
 	procbuf_printf(pb, "tsc_hz: %llu\n", tsc_hz);
 	procbuf_printf(pb, "sites: %d\n", nsites);
 	procbuf_printf(pb, "%12s %10s %10s %14s %14s %14s %14s  %s\n", "acquired", "contended",

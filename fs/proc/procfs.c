@@ -64,6 +64,8 @@ static int exe_readlink(int pid, char *buf, size_t size);
 				.write = (wr) }
 #define PROC_SYS(n, p, fn, wr) { .name = (n), .parent = (p), .mode = S_IFREG | 0644, .show = (fn), \
 				 .write = (wr), .no_bkl = true }
+#define PROC_SYS_RO(n, p, fn) { .name = (n), .parent = (p), .mode = S_IFREG | 0444, .show = (fn), \
+			       .no_bkl = true }
 #define PROC_LINK(n, p, fn)   { .name = (n), .parent = (p), .mode = S_IFLNK | 0777, .readlink = (fn) }
 
 enum { ROOT, SYS = 10, SYS_KERNEL = 11 };
@@ -85,6 +87,7 @@ static const struct proc_entry proc_tree[] = {
 	PROC_SYS("bkl_spin_report_ms", SYS_KERNEL, proc_show_spin_report_ms, proc_write_spin_report_ms),
 	PROC_SYS("bkl_timing", SYS_KERNEL, proc_show_bkl_timing, proc_write_bkl_timing),
 	PROC_SYS("ioctl_mode", SYS_KERNEL, proc_show_ioctl_mode, proc_write_ioctl_mode),
+	PROC_SYS_RO("era", SYS_KERNEL, proc_show_era),
 };
 
 /* /proc/PID: entry 0 is the directory itself. */

@@ -4,6 +4,17 @@
 
 #include "kernel/types.h"
 
+/*
+ * CONFIG_BKL: this kernel has the BKL. Linux 2.6.37 made it a config option
+ * of that name, so that a kernel could be built without it; 2.6.39 removed it.
+ * Every build has it but `make ERA=2.6.39` (-DCONFIG_NO_BKL, kernel/era.c),
+ * where lock_kernel() does not exist and each of its sites takes a lock of its
+ * own instead, in an `#ifdef CONFIG_BKL ... #else ... #endif` of its own.
+ */
+#ifndef CONFIG_NO_BKL
+#define CONFIG_BKL 1
+#endif
+
 struct task;
 
 /*

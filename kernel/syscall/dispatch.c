@@ -8,6 +8,7 @@
 #include "kernel/locking/atomic.h"
 #include "kernel/locking/bkl.h"
 #include "kernel/cmdline.h"
+#include "kernel/era.h"
 #include "kernel/lib/string.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
@@ -45,7 +46,8 @@ void syscall_init(void)
 			panic("syscall table: bad or duplicate number %u (%s)", d->nr, d->name);
 		by_nr[d->nr] = d;
 	}
-	bkl_every_syscall = bkl && strcmp(bkl, "syscalls") == 0;
+	/* bkl=syscalls, or era=2.0 (kernel/era.c): Linux 2.0's one CPU in the kernel at a time. */
+	bkl_every_syscall = (bkl && strcmp(bkl, "syscalls") == 0) || era_now() == ERA_2_0;
 	trap_set_handler(T_SYSCALL, syscall_dispatch);
 }
 

@@ -1,0 +1,71 @@
+"""The eras (kernel/era.c, docs/bkl.md "The eras"): each era= boots, says so in /proc, sets the BKL's
+knobs as that Linux had them, and runs usertests."""
+import re
+
+from testlib import Session
+
+USERTESTS_SUMMARY = re.compile(r"^usertests: (\d+) passed, (\d+) failed$", re.M)
+
+# era: (what /proc/sys/kernel/ioctl_mode says, the header of /proc/syscalls)
+ERAS = {
+    "2.0": ("serialized", "# bkl=syscalls"),
+    "2.6.6": ("serialized", "# bkl=flagged"),
+    "2.6.8": ("serialized", "# bkl=flagged"),
+    "2.6.11": ("auto", "# bkl=flagged"),
+}
+
+def era_boot(h, era, label=None, kernel=None, initrd=None, ioctl_mode="auto", syscalls="# bkl=flagged"):
+    """Boot era=ERA to the shell: the boot line, /proc/sys/kernel/era, /proc/bkl's era line and the
+    knobs the era sets; then usertests from the shell, all passing; then a clean power off."""
+    name = f"era[{label or era}]"
+    if not h.wanted(name):
+        return
+    s = Session(h, f"era-{label or era}", cpus=2, timeout=300, append=f"era={era}", kernel=kernel,
+                initrd=initrd)
+    problems = []
+    if not s.ok:
+        h.record(f"{name} boots to the shell", False, "no prompt" + (" (timeout)" if s.q.timed_out else ""))
+        s.q.kill()
+        return
+    if not re.search(rf"^era: {re.escape(era)}: ", s.q.output, re.M):
+        problems.append(f"no boot line 'era: {era}: ...'")
+    got = s.run("cat /proc/sys/kernel/era")
+    if got != f"{era}\n":
+        problems.append(f"/proc/sys/kernel/era says {got!r}")
+    got = s.run("head -n 3 /proc/bkl") or ""
+    if not re.search(rf"^era: {re.escape(era)}: ", got, re.M):
+        problems.append(f"/proc/bkl has no line 'era: {era}: ...' ({got!r})")
+    got = s.run("cat /proc/sys/kernel/ioctl_mode")
+    if got != f"{ioctl_mode}\n":
+        problems.append(f"ioctl_mode is {got!r}, not {ioctl_mode}")
+    got = s.run("head -n 1 /proc/syscalls") or ""
+    if not got.startswith(syscalls):
+        problems.append(f"/proc/syscalls begins {got!r}, not {syscalls!r}")
+    got = s.run("echo x > /proc/sys/kernel/era; echo status=$?")
+    if not got or "status=0" in got:
+        problems.append(f"/proc/sys/kernel/era took a write ({got!r})")
+    h.record(f"{name} says so in /proc and sets the knobs", not problems, "; ".join(problems))
+    problems = []
+    out = s.run("usertests", timeout=240)
+    m = USERTESTS_SUMMARY.search(out or "")
+    if not m:
+        problems.append("no usertests summary" + (" (timeout)" if s.q.timed_out else ""))
+    elif m.group(2) != "0" or int(m.group(1)) < 20:
+        problems.append(f"usertests: {m.group(0)}: " +
+                        " | ".join(re.findall(r"^usertests: \S+ FAIL.*$", out, re.M))[:300])
+    s.q.send("poweroff\r")
+    s.q.wait_exit()
+    if h.bad_lines(s.q.output):
+        problems.append("kernel reported: " + h.bad_lines(s.q.output)[0])
+    if s.q.exit_code != 0:
+        problems.append(f"QEMU exit status {s.q.exit_code}")
+    h.record(f"{name} usertests pass, power off", not problems, "; ".join(problems))
+
+
+def run(h):
+    for era, (mode, syscalls) in ERAS.items():
+        era_boot(h, era, ioctl_mode=mode, syscalls=syscalls)
+    # A kernel with the BKL cannot take it out at boot: it says what to build instead.
+    h.boot_check("era-2.6.39-needs-its-build",
+                 [r"^era: era=2\.6\.39 needs the kernel built without the BKL: make ERA=2\.6\.39"],
+                 append="era=2.6.39")
