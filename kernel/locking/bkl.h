@@ -67,6 +67,12 @@ bool bkl_timing_get(void);
 void bkl_timing_set(bool on);
 void bkl_timing_init(void);
 
+/*
+ * era=2.6.8: the BKL is a sleeping semaphore (kernel/locking/bkl_sem.c), so
+ * its holder may be preempted and its waiters sleep. Fixed at boot.
+ */
+bool bkl_is_semaphore(void);
+
 /* Used only by schedule(): drop the lock for a sleeping holder, take it back on return. */
 void bkl_release_for_switch(struct task *prev);
 void bkl_reacquire_after_switch(struct task *next);

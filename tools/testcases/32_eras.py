@@ -1,5 +1,6 @@
 """The eras (kernel/era.c, docs/bkl.md "The eras"): each era= boots, says so in /proc, sets the BKL's
-knobs as that Linux had them, and runs usertests."""
+knobs as that Linux had them, and runs usertests; the 2.6.8 BKL is a semaphore whose holder can be
+preempted and whose waiter sleeps."""
 import re
 
 from testlib import Session
@@ -13,6 +14,15 @@ ERAS = {
     "2.6.8": ("serialized", "# bkl=flagged"),
     "2.6.11": ("auto", "# bkl=flagged"),
 }
+
+# The BKL's own ktests, and the two that tell a semaphore from a spinlock, booted as 2.6.8.
+SEM_KTESTS = ",".join([
+    "bkl_holder_is_preempted_only_as_a_semaphore", "bkl_waiter_sleeps_only_as_a_semaphore",
+    "bkl_nests_three_deep", "bkl_released_while_holder_sleeps", "bkl_contention_from_all_cpus_is_exact",
+    "bkl_statistics_count_each_site", "bkl_released_when_holder_yields_alone",
+    "bkl_holders_that_yield_keep_their_counter_exact", "bkld_holds_the_bkl_for_life",
+    "syscall_bkl_flag_takes_the_bkl"])
+
 
 def era_boot(h, era, label=None, kernel=None, initrd=None, ioctl_mode="auto", syscalls="# bkl=flagged"):
     """Boot era=ERA to the shell: the boot line, /proc/sys/kernel/era, /proc/bkl's era line and the
@@ -65,6 +75,10 @@ def era_boot(h, era, label=None, kernel=None, initrd=None, ioctl_mode="auto", sy
 def run(h):
     for era, (mode, syscalls) in ERAS.items():
         era_boot(h, era, ioctl_mode=mode, syscalls=syscalls)
+    # 2.6.8's BKL at 1 CPU (holder, waiter and the rest share it: the reacquire inside schedule()
+    # sleeps there) and at 2; the same two tests in every other ktest boot check the opposite.
+    h.ktests("era-2.6.8-smp1", tests=SEM_KTESTS, cpus=1, append="era=2.6.8", min_count=10)
+    h.ktests("era-2.6.8-smp2", tests=SEM_KTESTS, cpus=2, append="era=2.6.8", min_count=10)
     # A kernel with the BKL cannot take it out at boot: it says what to build instead.
     h.boot_check("era-2.6.39-needs-its-build",
                  [r"^era: era=2\.6\.39 needs the kernel built without the BKL: make ERA=2\.6\.39"],
