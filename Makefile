@@ -21,6 +21,18 @@ KCFLAGS := -m32 -march=i686 -std=gnu11 -O1 -g \
 	-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls -fno-strict-aliasing -fno-asynchronous-unwind-tables \
 	-mgeneral-regs-only -nostdinc -isystem $(GCC_INCLUDE) -I. \
 	-Wall -Wextra -Werror -Wno-unused-parameter -MMD -MP
+
+# ERA=2.6.39: the kernel without the BKL (docs/bkl.md, "The eras"), in a directory of its own, so
+# that it and the ordinary build never share an object. lock_kernel() does not exist there, and
+# each of its sites takes a lock of its own (CONFIG_BKL, kernel/locking/bkl.h). The other eras are
+# boot words of the ordinary kernel: make qemu APPEND=era=2.6.8.
+ERA ?=
+ifeq ($(ERA),2.6.39)
+BUILD   := $(BUILD)/era-2.6.39
+KCFLAGS += -DCONFIG_NO_BKL
+else ifneq ($(ERA),)
+$(error ERA=$(ERA): only 2.6.39 is a build of its own (make ERA=2.6.39); boot the others with APPEND=era=$(ERA))
+endif
 KLDFLAGS := -m elf_i386 -nostdlib -z noexecstack --no-warn-rwx-segments
 
 # Every .c and .S under kernel/, drivers/ and fs/ (each subsystem in its folder; see README's map).
@@ -255,8 +267,12 @@ $(GTESTS_LINUX): $(BUILD)/%-linux: user/tests/%.c user/tests/gtest.h $(wildcard 
 	$(Q)$(HOSTCC) -m32 -static -std=gnu11 -O1 -Wall -Wextra -Werror -Wno-unused-parameter -DLINUX_HOST \
 		-I. -o $@ $<
 
-test: test-tools all iso hosttest $(BUILD)/vfstest-linux $(GTESTS_LINUX)
+test: test-tools all iso hosttest $(BUILD)/vfstest-linux $(GTESTS_LINUX) era-2.6.39
 	$(PYTHON) tools/harness.py
+
+# The kernel without the BKL (make ERA=2.6.39, build/era-2.6.39/), which tools/testcases/32_eras.py boots.
+era-2.6.39:
+	$(MAKE) --no-print-directory ERA=2.6.39 all
 
 test-tools:
 	@tools/need.sh $(QEMU) $(PYTHON) cpio grub-mkrescue xorriso mformat
@@ -324,7 +340,7 @@ help:
 	@echo "targets: all qemu qemu-gdb gdb iso qemu-iso test fuzz bench bench-linux handout grade deps compile_commands.json clean"
 	@echo "variables: CPUS=$(CPUS) MEM=$(MEM) ACCEL=$(ACCEL) APPEND='$(APPEND)' GDBPORT=$(GDBPORT) SECONDS=$(SECONDS) SEED=$(SEED) LAB=$(LAB)"
 
-.PHONY: all qemu qemu-gdb gdb iso qemu-iso test test-tools build-tools fuzz hosttest bench bench-linux handout grade deps clean help \
+.PHONY: all qemu qemu-gdb gdb iso qemu-iso test test-tools era-2.6.39 build-tools fuzz hosttest bench bench-linux handout grade deps clean help \
 	compile_commands.json
 .DELETE_ON_ERROR:
 

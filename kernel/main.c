@@ -59,10 +59,14 @@ static int boot_thread(void *unused)
 {
 	const char *tests = cmdline_get("test");
 
+#ifdef CONFIG_BKL
 	lock_kernel();
+#endif
 	vfs_init();             /* the root file system from the initrd, /dev, /proc */
 	drivers_init();         /* /dev/console and the other devices (drivers/drivers.c) */
-	unlock_kernel();
+#ifdef CONFIG_BKL
+	unlock_kernel();        /* make ERA=2.6.39: gone, as Linux's init lost it in 2.6.37 */
+#endif
 	bkld_start_if_asked();  /* bkld=1: a thread that lives in the BKL (kernel/locking/bkld.c) */
 	if (tests) {
 		ktest_run(tests[0] ? tests : "all");

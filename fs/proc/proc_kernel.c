@@ -305,9 +305,13 @@ static void show_syscall(struct procbuf *pb, const struct syscall_desc *d)
  */
 void proc_show_syscalls(struct procbuf *pb, void *arg)
 {
+#ifdef CONFIG_BKL
 	procbuf_printf(pb, "# bkl=%s: %s\n", syscall_all_under_bkl() ? "syscalls" : "flagged",
 		       syscall_all_under_bkl() ? "every call runs under the BKL"
 					       : "calls flagged bkl run under the BKL");
+#else
+	procbuf_printf(pb, "# no BKL (era 2.6.39): no call runs under it\n");
+#endif
 	procbuf_printf(pb, "# unknown numbers called: %u\n", syscall_unknown_count());
 	procbuf_printf(pb, "%3s %-20s %s %-6s %10s\n", "nr", "name", "n", "flags", "calls");
 	for (unsigned nr = 0; nr < NR_SYSCALLS; nr++)

@@ -389,6 +389,16 @@ static ssize_t proc_read_locked(struct file *f, char *ubuf, size_t n, loff_t *po
 	return r;
 }
 
+#ifndef CONFIG_BKL
+/*
+ * make ERA=2.6.39: procfs's own lock in place of the BKL, taken where the
+ * BKL was, for what it was taken for (the 2010 pushdown kept the locking as
+ * it was and only gave it a name of its own; whether /proc needs it at all
+ * is the next question, which Linux answered with per-file locks).
+ */
+static DEFINE_MUTEX(procfs_mutex);
+#endif
+
 static ssize_t proc_file_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 {
 	const struct proc_entry *e = f->f_inode->i_private;
@@ -396,9 +406,17 @@ static ssize_t proc_file_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 
 	if (e->no_bkl)
 		return proc_read_locked(f, ubuf, n, pos);
+#ifdef CONFIG_BKL
 	lock_kernel();          /* 2.6.6: /proc reads ran under the BKL */
+#else
+	mutex_lock(&procfs_mutex);
+#endif
 	r = proc_read_locked(f, ubuf, n, pos);
+#ifdef CONFIG_BKL
 	unlock_kernel();
+#else
+	mutex_unlock(&procfs_mutex);
+#endif
 	return r;
 }
 
@@ -432,9 +450,17 @@ static ssize_t proc_file_write(struct file *f, const char *ubuf, size_t n, loff_
 		return -EACCES;
 	if (e->no_bkl)
 		return proc_write_text(f, ubuf, n);
+#ifdef CONFIG_BKL
 	lock_kernel();          /* 2.6.6: /proc writes ran under the BKL (not /proc/sys) */
+#else
+	mutex_lock(&procfs_mutex);
+#endif
 	r = proc_write_text(f, ubuf, n);
+#ifdef CONFIG_BKL
 	unlock_kernel();
+#else
+	mutex_unlock(&procfs_mutex);
+#endif
 	return r;
 }
 

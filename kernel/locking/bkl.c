@@ -55,6 +55,8 @@
 #include "kernel/sched/task.h"
 #include "kernel/x86/x86.h"
 
+#ifdef CONFIG_BKL        /* the whole file: make ERA=2.6.39 builds a kernel without the BKL */
+
 /*
  * The lock itself: a ticket lock of its own rather than a spinlock_t,
  * because a spinlock_t disables preemption for as long as it is held, and
@@ -313,3 +315,5 @@ void bkl_timing_init(void)
 	if (v && strcmp(v, "0") == 0)
 		bkl_timing_set(false);
 }
+
+#endif /* CONFIG_BKL */

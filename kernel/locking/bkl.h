@@ -35,6 +35,7 @@ struct bkl_site {
 	uint64_t hold_cycles, hold_max; /* TSC cycles the lock was held from here */
 } __attribute__((aligned(8)));          /* sizeof must be the stride between sites in the section */
 
+#ifdef CONFIG_BKL
 void lock_kernel_site(struct bkl_site *site);
 void unlock_kernel_site(const char *file, int line);
 
@@ -76,5 +77,39 @@ bool bkl_is_semaphore(void);
 /* Used only by schedule(): drop the lock for a sleeping holder, take it back on return. */
 void bkl_release_for_switch(struct task *prev);
 void bkl_reacquire_after_switch(struct task *next);
+
+#else /* !CONFIG_BKL */
+
+/*
+ * A kernel without the BKL (make ERA=2.6.39): no lock_kernel(), so a call
+ * left anywhere fails to build, as in Linux 2.6.39 after "BKL: That's all,
+ * folks" (4ba8216cd905). What the rest of the kernel asks about the BKL has
+ * one answer: nobody holds it, nobody waits, it has no sites. lock_depth
+ * stays -1 in every task.
+ */
+struct bkl_state {
+	struct task *owner;
+	int owner_cpu;
+	int owner_depth;
+	int waiting;
+};
+static inline bool kernel_locked(void) { return false; }
+static inline void bkl_get_state(struct bkl_state *st)
+{
+	st->owner = NULL;
+	st->owner_cpu = st->owner_depth = -1;
+	st->waiting = 0;
+}
+static inline struct bkl_site *bkl_sites_begin(void) { return NULL; }
+static inline struct bkl_site *bkl_sites_end(void) { return NULL; }
+static inline void bkl_stats_reset(void) { }
+static inline bool bkl_timing_get(void) { return false; }
+static inline void bkl_timing_set(bool on) { }
+static inline void bkl_timing_init(void) { }
+static inline bool bkl_is_semaphore(void) { return false; }
+static inline void bkl_release_for_switch(struct task *prev) { }
+static inline void bkl_reacquire_after_switch(struct task *next) { }
+
+#endif /* CONFIG_BKL */
 
 #endif

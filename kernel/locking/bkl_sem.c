@@ -45,6 +45,8 @@
 #include "kernel/sched/waitqueue.h"
 #include "kernel/x86/x86.h"
 
+#ifdef CONFIG_BKL        /* the whole file: no BKL, no semaphore, in make ERA=2.6.39 */
+
 /* A task waiting in down(), on its own stack. */
 struct sem_waiter {
 	struct list_head link;          /* in kernel_sem.waiters */
@@ -218,3 +220,5 @@ void bkl_sem_get_state(struct bkl_state *st)
 	st->owner_depth = h ? h->lock_depth : -1;
 	st->waiting = READ_ONCE(kernel_sem.nwaiting);
 }
+
+#endif /* CONFIG_BKL */

@@ -13,6 +13,16 @@ struct mutex {
 	const char *name;
 };
 
+/* A mutex ready at compile time, as Linux's DEFINE_MUTEX: `static DEFINE_MUTEX(reboot_mutex);`. */
+#define DEFINE_MUTEX(m)                                                                 \
+	struct mutex m = {                                                              \
+		.lock = SPINLOCK_INIT(#m),                                              \
+		.owner = NULL,                                                          \
+		.waiters = { .lock = SPINLOCK_INIT(#m),                                 \
+			     .waiters = { &(m).waiters.waiters, &(m).waiters.waiters } }, \
+		.name = #m,                                                             \
+	}
+
 void mutex_init(struct mutex *m, const char *name);
 /* Sleeps until the mutex is ours. Not recursive: taking it twice is a bug, and reported. */
 void mutex_lock(struct mutex *m);

@@ -497,12 +497,14 @@ void task_exit_final(void)
 {
 	struct task *t = current;
 
+#ifdef CONFIG_BKL
 	if (t->lock_depth >= 0) {
 		printk("BUG: task %d (%s) exiting with the BKL held (depth %d); releasing it\n",
 		       t->pid, t->name, t->lock_depth);
 		while (t->lock_depth >= 0)
 			unlock_kernel();
 	}
+#endif
 	cli();
 	if (t->state != TASK_ZOMBIE)
 		t->state = TASK_DEAD;   /* nobody will wait for it: freed after the switch */

@@ -11,6 +11,8 @@
 #include "kernel/tests/ktest_threads.h"
 #include "kernel/time/timer.h"
 
+#ifdef CONFIG_BKL        /* no BKL to test in make ERA=2.6.39 */
+
 /*
  * How long a holder keeps the BKL waiting for the other task to run. A
  * semaphore lets that task run at the next tick, so the generous bound only
@@ -157,3 +159,5 @@ KTEST(bkl_waiter_sleeps_only_as_a_semaphore)
 		KT_ASSERT(!sleeper.r_saw_w_waiting);    /* W spun with its CPU to itself */
 	KT_ASSERT(!kernel_locked());
 }
+
+#endif /* CONFIG_BKL */

@@ -8,6 +8,8 @@
 #include "kernel/time/timer.h"
 #include "kernel/x86/trap.h"
 
+#ifdef CONFIG_BKL        /* no BKL to test in make ERA=2.6.39 */
+
 static struct bkl_site *find_site(const char *function)
 {
 	for (struct bkl_site *s = bkl_sites_begin(); s < bkl_sites_end(); s++)
@@ -266,3 +268,5 @@ KTEST(bkl_released_when_holder_yields_alone)
 	KT_ASSERT(alone.a_locked_after);
 	KT_ASSERT(!kernel_locked());
 }
+
+#endif /* CONFIG_BKL */

@@ -1,7 +1,10 @@
 """The eras (kernel/era.c, docs/bkl.md "The eras"): each era= boots, says so in /proc, sets the BKL's
 knobs as that Linux had them, and runs usertests; the 2.6.8 BKL is a semaphore whose holder can be
-preempted and whose waiter sleeps."""
+preempted and whose waiter sleeps; the kernel built without the BKL (make ERA=2.6.39) has no
+lock_kernel() site left, boots as 2.6.39 and runs usertests."""
+import os
 import re
+import subprocess
 
 from testlib import Session
 
@@ -72,6 +75,35 @@ def era_boot(h, era, label=None, kernel=None, initrd=None, ioctl_mode="auto", sy
     h.record(f"{name} usertests pass, power off", not problems, "; ".join(problems))
 
 
+def no_bkl_build(h):
+    """build/era-2.6.39 (make test builds it with make ERA=2.6.39): no lock_kernel() built in,
+    tools/bklsurvey agrees (0 sites), the era words it cannot be say so, and it runs usertests."""
+    d = os.path.join(h.BUILD, "era-2.6.39")
+    kernel, initrd = os.path.join(d, "kernel.elf"), os.path.join(d, "initrd.cpio")
+    name = "era[2.6.39 build has no lock_kernel(): bklsurvey says 0]"
+    if h.wanted(name):
+        problems = []
+        if not os.path.exists(kernel):
+            problems.append(f"{os.path.relpath(kernel, h.ROOT)} is missing (make ERA=2.6.39; make test builds it)")
+        else:
+            nm = subprocess.run(["nm", kernel], capture_output=True, text=True).stdout
+            left = re.findall(r"^\S+ \S (lock_kernel_site|unlock_kernel_site|bkl_site_\.\d+|kernel_flag|kernel_sem)$",
+                              nm, re.M)
+            if left:
+                problems.append("still built in: " + ", ".join(sorted(set(left))))
+            r = subprocess.run([os.path.join(h.ROOT, "tools", "bklsurvey"), "--elf", kernel],
+                               capture_output=True, text=True, timeout=60)
+            if r.returncode != 0 or not re.search(r"^0 lock_kernel\(\) call sites in smpix built without the BKL",
+                                                  r.stdout, re.M) or "check: the 0 sites" not in r.stdout:
+                problems.append(f"bklsurvey --elf: exit {r.returncode}: {r.stdout[-300:]!r}")
+        h.record(name, not problems, "; ".join(problems))
+    if not os.path.exists(kernel):
+        return
+    era_boot(h, "2.6.39", kernel=kernel, initrd=initrd, ioctl_mode="unlocked", syscalls="# no BKL")
+    h.boot_check("era-2.6.8-needs-a-bkl", [r"^era: era=2\.6\.8 needs a kernel with the BKL"],
+                 append="era=2.6.8", kernel=kernel, initrd=initrd)
+
+
 def run(h):
     for era, (mode, syscalls) in ERAS.items():
         era_boot(h, era, ioctl_mode=mode, syscalls=syscalls)
@@ -83,3 +115,4 @@ def run(h):
     h.boot_check("era-2.6.39-needs-its-build",
                  [r"^era: era=2\.6\.39 needs the kernel built without the BKL: make ERA=2\.6\.39"],
                  append="era=2.6.39")
+    no_bkl_build(h)
