@@ -308,14 +308,14 @@ bench-linux: all
 # this tree (run it in the student's tree to grade the student's work).
 LAB ?=
 handout:
-	@test -n "$(LAB)" || { echo "usage: make handout LAB=n (n: 1-6, see docs/labs/)" >&2; false; }
+	@test -n "$(LAB)" || { echo "usage: make handout LAB=n (n: 1-7, see docs/labs/)" >&2; false; }
 	@tools/need.sh $(PYTHON) tar
 	$(PYTHON) tools/handout.py $(LAB)
 	tar -C $(BUILD) -czf $(BUILD)/handout-lab$(LAB).tar.gz handout-lab$(LAB)
 	@echo "handout: $(BUILD)/handout-lab$(LAB).tar.gz is ready to give out"
 
 grade: all
-	@test -n "$(LAB)" || { echo "usage: make grade LAB=n (n: 1-6, see docs/labs/)" >&2; false; }
+	@test -n "$(LAB)" || { echo "usage: make grade LAB=n (n: 1-7, see docs/labs/)" >&2; false; }
 	@tools/need.sh $(QEMU) $(PYTHON) $(if $(filter 1,$(LAB)),gdb)
 	$(PYTHON) tools/grade.py $(LAB)
 

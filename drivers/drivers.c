@@ -10,6 +10,7 @@
 #include "drivers/cpuid.h"
 #include "drivers/journal.h"
 #include "drivers/kcounts.h"
+#include "drivers/ledger.h"
 #include "drivers/mem.h"
 #include "drivers/rtc.h"
 #include "drivers/tally.h"
@@ -25,4 +26,5 @@ void drivers_init(void)
 	kcounts_init();         /* /dev/kcounts: object counts for leak checks */
 	tally_init();           /* /dev/tally: lab 5's driver (docs/labs/) */
 	journal_init();         /* /dev/journal: lab 6's driver (docs/labs/) */
+	ledger_init();          /* /dev/ledger: lab 7's driver (docs/labs/) */
 }
