@@ -287,10 +287,21 @@ fuzz: all
 # The ioctl scaling benchmark (tools/bench.py, docs/performance.md): BENCH_CPUS="1 2 4" by default;
 # results in build/bench/. BENCH_DOCS=1 also copies the plot and the table into docs/img/.
 BENCH_CPUS ?= 1 2 4
+ifneq ($(filter-out 0,$(ERAS)),)
+bench: bench-eras
+else
 bench: all
 	@tools/need.sh $(QEMU) $(PYTHON) gnuplot
 	BENCH_CPUS="$(BENCH_CPUS)" ACCEL=$(ACCEL) MEM=$(MEM) $(PYTHON) tools/bench.py $(if $(BENCH_DOCS),--update-docs)
 	$(if $(filter-out 0,$(LINUX)),$(MAKE) --no-print-directory bench-linux)
+endif
+
+# make bench ERAS=1: one workload booted once per era, the 2.6.39 build for the last, into one plot
+# (tools/bench_eras.py, docs/bkl.md "The eras"); results in build/bench/eras.*. BENCH_DOCS=1 also
+# copies the plot and the table into docs/img/.
+bench-eras: all era-2.6.39
+	@tools/need.sh $(QEMU) $(PYTHON) gnuplot
+	ACCEL=$(ACCEL) MEM=$(MEM) $(PYTHON) tools/bench_eras.py$(if $(BENCH_DOCS), --update-docs)
 
 # The same static binary (/bin/sysbench) booted as init on smpix and on Debian 12's Linux 6.1,
 # interleaved (tools/bench_linux.py, docs/performance.md); `make bench LINUX=1` runs it after
@@ -337,10 +348,10 @@ clean:
 
 help:
 	@sed -n '/^## /s/^## //p' README.md | head -0
-	@echo "targets: all qemu qemu-gdb gdb iso qemu-iso test fuzz bench bench-linux handout grade deps compile_commands.json clean"
-	@echo "variables: CPUS=$(CPUS) MEM=$(MEM) ACCEL=$(ACCEL) APPEND='$(APPEND)' GDBPORT=$(GDBPORT) SECONDS=$(SECONDS) SEED=$(SEED) LAB=$(LAB)"
+	@echo "targets: all qemu qemu-gdb gdb iso qemu-iso test fuzz bench bench-eras bench-linux handout grade deps compile_commands.json clean"
+	@echo "variables: CPUS=$(CPUS) MEM=$(MEM) ACCEL=$(ACCEL) APPEND='$(APPEND)' GDBPORT=$(GDBPORT) SECONDS=$(SECONDS) SEED=$(SEED) LAB=$(LAB) ERA=$(ERA) ERAS=$(ERAS)"
 
-.PHONY: all qemu qemu-gdb gdb iso qemu-iso test test-tools era-2.6.39 build-tools fuzz hosttest bench bench-linux handout grade deps clean help \
+.PHONY: all qemu qemu-gdb gdb iso qemu-iso test test-tools era-2.6.39 bench-eras build-tools fuzz hosttest bench bench-linux handout grade deps clean help \
 	compile_commands.json
 .DELETE_ON_ERROR:
 
