@@ -27,9 +27,10 @@ KCFLAGS := -m32 -march=i686 -std=gnu11 -O1 -g \
 # each of its sites takes a lock of its own (CONFIG_BKL, kernel/locking/bkl.h). The other eras are
 # boot words of the ordinary kernel: make qemu APPEND=era=2.6.8.
 ERA ?=
+# (override: a BUILD= given to make, or passed down to the make that builds it, must not win.)
 ifeq ($(ERA),2.6.39)
-BUILD   := $(BUILD)/era-2.6.39
-KCFLAGS += -DCONFIG_NO_BKL
+override BUILD   := $(BUILD)/era-2.6.39
+override KCFLAGS += -DCONFIG_NO_BKL
 else ifneq ($(ERA),)
 $(error ERA=$(ERA): only 2.6.39 is a build of its own (make ERA=2.6.39); boot the others with APPEND=era=$(ERA))
 endif
