@@ -111,6 +111,9 @@ def run(h):
     # sleeps there) and at 2; the same two tests in every other ktest boot check the opposite.
     h.ktests("era-2.6.8-smp1", tests=SEM_KTESTS, cpus=1, append="era=2.6.8", min_count=10)
     h.ktests("era-2.6.8-smp2", tests=SEM_KTESTS, cpus=2, append="era=2.6.8", min_count=10)
+    # Every call under the semaphore, at 4 CPUs: each sleep in a call is an up() in schedule() and a
+    # down() at its end, which may sleep again; the fuzzer's calls sleep, fault and are killed.
+    h.fuzz("era-2.6.8-bkl-syscalls-smp4", seconds=10, seed=9, cpus=4, append="era=2.6.8 bkl=syscalls")
     # A kernel with the BKL cannot take it out at boot: it says what to build instead.
     h.boot_check("era-2.6.39-needs-its-build",
                  [r"^era: era=2\.6\.39 needs the kernel built without the BKL: make ERA=2\.6\.39"],
