@@ -21,6 +21,19 @@ KCFLAGS := -m32 -march=i686 -std=gnu11 -O1 -g \
 	-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls -fno-strict-aliasing -fno-asynchronous-unwind-tables \
 	-mgeneral-regs-only -nostdinc -isystem $(GCC_INCLUDE) -I. \
 	-Wall -Wextra -Werror -Wno-unused-parameter -MMD -MP
+
+# ERA=2.6.39: the kernel without the BKL (docs/bkl.md, "The eras"), in a directory of its own, so
+# that it and the ordinary build never share an object. lock_kernel() does not exist there, and
+# each of its sites takes a lock of its own (CONFIG_BKL, kernel/locking/bkl.h). The other eras are
+# boot words of the ordinary kernel: make qemu APPEND=era=2.6.8.
+ERA ?=
+# (override: a BUILD= given to make, or passed down to the make that builds it, must not win.)
+ifeq ($(ERA),2.6.39)
+override BUILD   := $(BUILD)/era-2.6.39
+override KCFLAGS += -DCONFIG_NO_BKL
+else ifneq ($(ERA),)
+$(error ERA=$(ERA): only 2.6.39 is a build of its own (make ERA=2.6.39); boot the others with APPEND=era=$(ERA))
+endif
 KLDFLAGS := -m elf_i386 -nostdlib -z noexecstack --no-warn-rwx-segments
 
 # Every .c and .S under kernel/, drivers/ and fs/ (each subsystem in its folder; see README's map).
@@ -328,8 +341,12 @@ $(GTESTS_LINUX): $(BUILD)/%-linux: user/tests/%.c user/tests/gtest.h $(wildcard 
 	$(Q)$(HOSTCC) -m32 -static -std=gnu11 -O1 -Wall -Wextra -Werror -Wno-unused-parameter -DLINUX_HOST \
 		-I. -o $@ $<
 
-test: test-tools all iso hosttest $(BUILD)/vfstest-linux $(GTESTS_LINUX) busybox-maybe
+test: test-tools all iso hosttest $(BUILD)/vfstest-linux $(GTESTS_LINUX) busybox-maybe era-2.6.39
 	$(PYTHON) tools/harness.py
+
+# The kernel without the BKL (make ERA=2.6.39, build/era-2.6.39/), which tools/testcases/32_eras.py boots.
+era-2.6.39:
+	$(MAKE) --no-print-directory ERA=2.6.39 all
 
 test-tools:
 	@tools/need.sh $(QEMU) $(PYTHON) cpio grub-mkrescue xorriso mformat
@@ -349,11 +366,22 @@ BENCH_CPUS ?= 2 4
 BENCH_BOOTS ?= 3
 BENCH_ROUNDS ?= 7
 BENCH_MS ?= 300
+ifneq ($(filter-out 0,$(ERAS)),)
+bench: bench-eras
+else
 bench: all
 	@tools/need.sh $(QEMU) $(PYTHON) gnuplot
 	BENCH_CPUS="$(BENCH_CPUS)" BENCH_BOOTS=$(BENCH_BOOTS) BENCH_ROUNDS=$(BENCH_ROUNDS) BENCH_MS=$(BENCH_MS) \
 		ACCEL=$(ACCEL) MEM=$(MEM) $(PYTHON) tools/bench.py $(if $(BENCH_DOCS),--update-docs)
 	$(if $(filter-out 0,$(LINUX)),$(MAKE) --no-print-directory bench-linux)
+endif
+
+# make bench ERAS=1: one workload booted once per era, the 2.6.39 build for the last, into one plot
+# (tools/bench_eras.py, docs/bkl.md "The eras"); results in build/bench/eras.*. BENCH_DOCS=1 also
+# copies the plot and the table into docs/img/.
+bench-eras: all era-2.6.39
+	@tools/need.sh $(QEMU) $(PYTHON) gnuplot
+	ACCEL=$(ACCEL) MEM=$(MEM) $(PYTHON) tools/bench_eras.py$(if $(BENCH_DOCS), --update-docs)
 
 # The same static binary (/bin/sysbench) booted as init on smpix and on Debian 12's Linux 6.1,
 # interleaved (tools/bench_linux.py, docs/performance.md); `make bench LINUX=1` runs it after
@@ -379,14 +407,14 @@ trace: all
 # this tree (run it in the student's tree to grade the student's work).
 LAB ?=
 handout:
-	@test -n "$(LAB)" || { echo "usage: make handout LAB=n (n: 1-6, see docs/labs/)" >&2; false; }
+	@test -n "$(LAB)" || { echo "usage: make handout LAB=n (n: 1-7, see docs/labs/)" >&2; false; }
 	@tools/need.sh $(PYTHON) tar
 	$(PYTHON) tools/handout.py $(LAB)
 	tar -C $(BUILD) -czf $(BUILD)/handout-lab$(LAB).tar.gz handout-lab$(LAB)
 	@echo "handout: $(BUILD)/handout-lab$(LAB).tar.gz is ready to give out"
 
 grade: all
-	@test -n "$(LAB)" || { echo "usage: make grade LAB=n (n: 1-6, see docs/labs/)" >&2; false; }
+	@test -n "$(LAB)" || { echo "usage: make grade LAB=n (n: 1-7, see docs/labs/)" >&2; false; }
 	@tools/need.sh $(QEMU) $(PYTHON) $(if $(filter 1,$(LAB)),gdb)
 	$(PYTHON) tools/grade.py $(LAB)
 
@@ -411,10 +439,10 @@ clean:
 
 help:
 	@sed -n '/^## /s/^## //p' README.md | head -0
-	@echo "targets: all qemu qemu-gdb gdb iso qemu-iso test fuzz bench bench-linux trace handout grade deps busybox compile_commands.json clean"
-	@echo "variables: CPUS=$(CPUS) MEM=$(MEM) ACCEL=$(ACCEL) APPEND='$(APPEND)' GDBPORT=$(GDBPORT) SECONDS=$(SECONDS) SEED=$(SEED) LAB=$(LAB) BUSYBOX=$(BUSYBOX) CMD='$(CMD)'"
+	@echo "targets: all qemu qemu-gdb gdb iso qemu-iso test fuzz bench bench-eras bench-linux trace handout grade deps busybox compile_commands.json clean"
+	@echo "variables: CPUS=$(CPUS) MEM=$(MEM) ACCEL=$(ACCEL) APPEND='$(APPEND)' GDBPORT=$(GDBPORT) SECONDS=$(SECONDS) SEED=$(SEED) LAB=$(LAB) BUSYBOX=$(BUSYBOX) CMD='$(CMD)' ERA=$(ERA) ERAS=$(ERAS)"
 
-.PHONY: all qemu qemu-gdb gdb iso qemu-iso test test-tools build-tools fuzz hosttest bench bench-linux trace handout grade deps clean help \
+.PHONY: all qemu qemu-gdb gdb iso qemu-iso test test-tools era-2.6.39 bench-eras build-tools fuzz hosttest bench bench-linux trace handout grade deps clean help \
 	busybox busybox-maybe \
 	compile_commands.json
 .DELETE_ON_ERROR:

@@ -16,6 +16,8 @@
 #include "fs/devfs/chrdev.h"
 #include "fs/file.h"
 #include "kernel/locking/atomic.h"
+#include "kernel/locking/bkl.h"
+#include "kernel/locking/mutex.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
@@ -39,7 +41,7 @@ static long update(const struct bench_work *w)
 	return 0;
 }
 
-static long bench_bkl_ioctl(struct file *f, unsigned cmd, unsigned long arg)
+static long bench_bkl_locked_ioctl(struct file *f, unsigned cmd, unsigned long arg)
 {
 	struct bench_work w;
 	struct bench_stats st;
@@ -62,6 +64,32 @@ static long bench_bkl_ioctl(struct file *f, unsigned cmd, unsigned long arg)
 		return -ENOTTY;
 	}
 }
+
+#ifdef CONFIG_BKL
+static long bench_bkl_ioctl(struct file *f, unsigned cmd, unsigned long arg)
+{
+	return bench_bkl_locked_ioctl(f, cmd, arg);     /* the VFS took the BKL for us */
+}
+#else
+/*
+ * make ERA=2.6.39: nobody takes the BKL for this driver any more, so it takes
+ * a mutex of its own around what the BKL used to cover, as the 2010 scripted
+ * pushdown ("autoconvert trivial BKL users to private mutex") did for
+ * hundreds of drivers. One difference shows at once: the mutex is not let go
+ * while its holder sleeps, so an update that sleeps loses nothing now.
+ */
+static DEFINE_MUTEX(bench_bkl_mutex);
+
+static long bench_bkl_ioctl(struct file *f, unsigned cmd, unsigned long arg)
+{
+	long r;
+
+	mutex_lock(&bench_bkl_mutex);
+	r = bench_bkl_locked_ioctl(f, cmd, arg);
+	mutex_unlock(&bench_bkl_mutex);
+	return r;
+}
+#endif
 
 static const struct file_operations bench_bkl_fops = {
 	.name = "bench_bkl",

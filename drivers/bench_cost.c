@@ -17,6 +17,8 @@
 #include "kernel/uapi/bench.h"
 #include "kernel/uapi/errno.h"
 
+#ifdef CONFIG_BKL        /* make ERA=2.6.39: no BKL to time (below) */
+
 #define COST_ROUNDS 8
 
 /* Private to this file, so that no other CPU ever contends for it. */
@@ -68,3 +70,12 @@ long bench_lock_cost(unsigned long uarg)
 	}
 	return copy_to_user((void *)uarg, &c, sizeof(c)) < 0 ? -EFAULT : 0;
 }
+
+#else /* !CONFIG_BKL */
+
+long bench_lock_cost(unsigned long uarg)
+{
+	return -ENOTTY;         /* no such measurement here: ioctlbench -l says so */
+}
+
+#endif /* CONFIG_BKL */

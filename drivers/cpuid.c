@@ -74,7 +74,11 @@ static loff_t cpuid_llseek(struct file *f, loff_t offset, int whence)
 {
 	loff_t r;
 
+#ifdef CONFIG_BKL
 	lock_kernel();
+#else
+	mutex_lock(&f->f_inode->i_mutex);       /* make ERA=2.6.39: the inode's lock, as Linux's cpuid_seek() */
+#endif
 	switch (whence) {
 	case 0:
 		r = offset;
@@ -86,7 +90,11 @@ static loff_t cpuid_llseek(struct file *f, loff_t offset, int whence)
 		r = -EINVAL;
 		break;
 	}
+#ifdef CONFIG_BKL
 	unlock_kernel();
+#else
+	mutex_unlock(&f->f_inode->i_mutex);
+#endif
 	return r;
 }
 

@@ -11,6 +11,7 @@
 #include "drivers/debugcon.h"
 #include "drivers/journal.h"
 #include "drivers/kcounts.h"
+#include "drivers/ledger.h"
 #include "drivers/mem.h"
 #include "drivers/rtc.h"
 #include "drivers/tally.h"
@@ -27,4 +28,5 @@ void drivers_init(void)
 	tally_init();           /* /dev/tally: lab 5's driver (docs/labs/) */
 	journal_init();         /* /dev/journal: lab 6's driver (docs/labs/) */
 	debugcon_init();        /* /dev/debugcon: port 0xE9, how make trace gets the trace out */
+	ledger_init();          /* /dev/ledger: lab 7's driver (docs/labs/) */
 }

@@ -52,6 +52,33 @@ static struct list_head file_locks = { &file_locks, &file_locks };
 static struct wait_queue flock_wait;
 static int nr_file_locks;               /* for the leak check; under the BKL */
 
+#ifndef CONFIG_BKL
+/*
+ * make ERA=2.6.39: a mutex of flock's own in place of the BKL (Linux 2.6.37
+ * gave fs/locks.c its own lock the same way). It protects file_locks and
+ * nr_file_locks, and unlocks, which counts every unlock so that a waiter who
+ * let go of the mutex to sleep can tell that something changed.
+ */
+static DEFINE_MUTEX(flock_mutex);
+static unsigned unlocks;
+
+/*
+ * Sleep until some lock goes, or a signal comes. The BKL was let go for the
+ * sleep by schedule() and taken back after it, unasked; a mutex is not, so
+ * this says it: unlock, sleep, lock again. The caller then looks again.
+ */
+static int flock_wait_unlocked(void)
+{
+	unsigned seen = unlocks;
+	int r;
+
+	mutex_unlock(&flock_mutex);
+	r = wait_event_interruptible(flock_wait, READ_ONCE(unlocks) != seen);
+	mutex_lock(&flock_mutex);
+	return r;
+}
+#endif
+
 /* The lock f holds, or NULL. BKL held. */
 static struct file_lock *lock_of(struct file *f)
 {
@@ -90,6 +117,9 @@ static void unlock_file(struct file *f)
 	list_del(&fl->link);
 	nr_file_locks--;
 	kfree(fl);
+#ifndef CONFIG_BKL
+	WRITE_ONCE(unlocks, unlocks + 1);
+#endif
 	wake_up(&flock_wait);
 }
 
@@ -113,7 +143,11 @@ static int lock_file(struct file *f, bool exclusive, bool nonblock)
 			kfree(fl);
 			return -EAGAIN;         /* EWOULDBLOCK: the same number */
 		}
+#ifdef CONFIG_BKL
 		r = wait_event_interruptible(flock_wait, !conflicts(f, exclusive));
+#else
+		r = flock_wait_unlocked();
+#endif
 		if (r < 0) {
 			kfree(fl);
 			return r;
@@ -137,7 +171,11 @@ long sys_flock(int fd, unsigned cmd)
 	f = fd_get(fd);
 	if (!f)
 		return -EBADF;
+#ifdef CONFIG_BKL
 	lock_kernel();                  /* 2.6.6: "the file locking code still requires the BKL" */
+#else
+	mutex_lock(&flock_mutex);
+#endif
 	switch (cmd & ~LOCK_NB) {
 	case LOCK_SH:
 		r = lock_file(f, false, nonblock);
@@ -152,7 +190,11 @@ long sys_flock(int fd, unsigned cmd)
 	default:
 		r = -EINVAL;
 	}
+#ifdef CONFIG_BKL
 	unlock_kernel();
+#else
+	mutex_unlock(&flock_mutex);
+#endif
 	fput(f);
 	return r;
 }
@@ -165,9 +207,17 @@ void flock_release_file(struct file *f)
 	 */
 	if (!f->f_flocked)
 		return;
+#ifdef CONFIG_BKL
 	lock_kernel();
+#else
+	mutex_lock(&flock_mutex);
+#endif
 	unlock_file(f);
+#ifdef CONFIG_BKL
 	unlock_kernel();
+#else
+	mutex_unlock(&flock_mutex);
+#endif
 }
 
 void flock_init(void)

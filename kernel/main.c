@@ -8,6 +8,7 @@
 #include "kernel/locking/bkld.h"
 #include "kernel/locking/lock_stat.h"
 #include "kernel/cpu.h"
+#include "kernel/era.h"
 #include "kernel/ktest.h"
 #include "kernel/mm/meminit.h"
 #include "kernel/multiboot.h"
@@ -60,10 +61,14 @@ static int boot_thread(void *unused)
 {
 	const char *tests = cmdline_get("test");
 
+#ifdef CONFIG_BKL
 	lock_kernel();
+#endif
 	vfs_init();             /* the root file system from the initrd, /dev, /proc */
 	drivers_init();         /* /dev/console and the other devices (drivers/drivers.c) */
-	unlock_kernel();
+#ifdef CONFIG_BKL
+	unlock_kernel();        /* make ERA=2.6.39: gone, as Linux's init lost it in 2.6.37 */
+#endif
 	bkld_start_if_asked();  /* bkld=1: a thread that lives in the BKL (kernel/locking/bkld.c) */
 	if (tests) {
 		ktest_run(tests[0] ? tests : "all");
@@ -102,6 +107,7 @@ void kmain(uint32_t magic, physaddr_t mbi_phys)
 	acpi_init();
 	bkl_timing_init();      /* bkl_timing=0: no hold times in /proc/bkl (kernel/locking/bkl.c) */
 	lock_stat_init();       /* lock_stat=1: /proc/lock_stat counts from here (kernel/locking/lock_stat.c) */
+	era_init();             /* era=2.6.8 and the like: the knobs as a Linux version had them */
 	sched_init();           /* before the APs start: each enters the scheduler */
 	proc_init();            /* the syscall gate and the fault hooks, before any process */
 	smp_init();             /* APICs, timers, IOAPIC routing, the other CPUs */

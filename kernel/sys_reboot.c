@@ -1,4 +1,6 @@
 /* reboot(): power off or reset, with Linux's magic numbers; one of the last BKL users in 2.6. */
+#include "kernel/locking/bkl.h"
+#include "kernel/locking/mutex.h"
 #include "kernel/printk.h"
 #include "kernel/syscall/handlers.h"
 #include "kernel/uapi/errno.h"
@@ -9,10 +11,18 @@
 #define LINUX_REBOOT_CMD_RESTART    0x01234567
 #define LINUX_REBOOT_CMD_POWER_OFF  0x4321FEDC
 
-long sys_reboot(int magic1, int magic2, unsigned cmd, void *arg)
+#ifndef CONFIG_BKL
+/*
+ * make ERA=2.6.39: the BKL that the dispatcher took around reboot() (its
+ * SYS_BKL flag, kernel/syscall/table.c) is now reboot's own mutex, as Linux
+ * 2.6.39's reboot_mutex: two reboot() calls at once still cannot interleave,
+ * and nothing else in the kernel waits for them.
+ */
+static DEFINE_MUTEX(reboot_mutex);
+#endif
+
+static long do_reboot(unsigned cmd)
 {
-	if ((unsigned)magic1 != LINUX_REBOOT_MAGIC1 || magic2 != LINUX_REBOOT_MAGIC2)
-		return -EINVAL;
 	if (cmd == LINUX_REBOOT_CMD_POWER_OFF) {
 		printk("reboot: power down\n");
 		power_off();
@@ -22,4 +32,20 @@ long sys_reboot(int magic1, int magic2, unsigned cmd, void *arg)
 		power_reset();
 	}
 	return -EINVAL;
+}
+
+long sys_reboot(int magic1, int magic2, unsigned cmd, void *arg)
+{
+	long r;
+
+	if ((unsigned)magic1 != LINUX_REBOOT_MAGIC1 || magic2 != LINUX_REBOOT_MAGIC2)
+		return -EINVAL;
+#ifndef CONFIG_BKL
+	mutex_lock(&reboot_mutex);
+#endif
+	r = do_reboot(cmd);
+#ifndef CONFIG_BKL
+	mutex_unlock(&reboot_mutex);
+#endif
+	return r;
 }

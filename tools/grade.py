@@ -237,9 +237,22 @@ def lab6(g):
     g.check("no BUG report, no lockup", 1, not trouble(q) and "labcheck: summary" in q.output, trouble(q))
 
 
+# ---- lab 7: the pushdown ------------------------------------------------------------------
+
+def lab7(g):
+    """labcheck lab=7 ends a deadlock it finds itself (after 30 s, naming who holds which lock);
+    a hang it cannot end runs into the boot's timeout, and the checks that never reported say so."""
+    q = boot("lab7-smp2", "init=/bin/labcheck lab=7", cpus=2, timeout=180,
+             until=r"init \(pid \d+\) exited with status")
+    labcheck_checks(g, q, {"ledger-bad-input": 1, "ledger-pushed-down": 2, "ledger-without-the-bkl": 2,
+                           "ledger-books-balance": 3, "ledger-branches-apart": 2, "ledger-no-deadlock": 3})
+    g.check("no BUG report, no lockup", 1, not trouble(q) and "labcheck: summary" in q.output, trouble(q))
+
+
 LABS = {1: ("boot and Multiboot, in gdb", lab1), 2: ("bringing up the APs", lab2),
         3: ("spinlocks and the recursive BKL", lab3), 4: ("the syscall table and the VFS", lab4),
-        5: ("unserializing ioctl", lab5), 6: ("lock statistics: push the BKL out of a hot site", lab6)}
+        5: ("unserializing ioctl", lab5), 6: ("lock statistics: push the BKL out of a hot site", lab6),
+        7: ("the pushdown: from the BKL to a driver's own locks", lab7)}
 
 
 def main(argv):

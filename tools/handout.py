@@ -61,7 +61,7 @@ SOURCE_EXT = (".c", ".h", ".S")
 STUBS_DIR = os.path.join("tools", "labs")
 # Kept out of a seeded build/: other handouts, logs and images the handout does not need.
 SEED_SKIP = {"test-logs", "grade-logs", "iso", "smpix-iso", "smpix.iso", "compiledb", "hosttest", "initrd",
-             "busybox", "initrd-busybox", "initrd-busybox.cpio", "smpix-busybox-iso", "smpix-busybox.iso"}
+             "busybox", "initrd-busybox", "initrd-busybox.cpio", "smpix-busybox-iso", "smpix-busybox.iso", "era-2.6.39"}
 
 
 class RegionError(Exception):

@@ -240,8 +240,8 @@ PROMPT = re.compile(r"^\$ $", re.M)
 class Session:
     """A shell on the serial console: type a line, collect what comes back up to the next prompt."""
 
-    def __init__(self, h, name, cpus=2, timeout=120, append="", initrd=None, boot_timeout=60):
-        self.q = h.Qemu(name, cpus=cpus, timeout=timeout, append=append, initrd=initrd)
+    def __init__(self, h, name, cpus=2, timeout=120, append="", kernel=None, initrd=None, boot_timeout=60):
+        self.q = h.Qemu(name, cpus=cpus, timeout=timeout, append=append, kernel=kernel, initrd=initrd)
         self.ok = self.q.expect(r"^\$ ", timeout=boot_timeout) is not None
 
     def wait_for(self, rx, start, timeout):

@@ -82,6 +82,17 @@ const struct file_operations *chrdev_lookup(uint32_t rdev)
  * Kernel Lock lives on", 2004: char drivers' open() was called with it held,
  * their release() was not; smpix's release path takes no BKL either).
  */
+#ifndef CONFIG_BKL
+/*
+ * make ERA=2.6.39: the BKL around a driver's open() became this mutex of the
+ * chrdev layer's own, which serializes the same opens and nothing else. (In
+ * Linux the BKL went from chrdev_open() into each driver's open() in 2008,
+ * then into each driver's own mutex.) Unlike the BKL it is not let go while
+ * an open() sleeps.
+ */
+static DEFINE_MUTEX(chrdev_open_mutex);
+#endif
+
 static int chrdev_open(struct inode *inode, struct file *f)
 {
 	const struct file_operations *fops = chrdev_lookup(inode->i_rdev);
@@ -91,9 +102,17 @@ static int chrdev_open(struct inode *inode, struct file *f)
 		return -ENXIO;
 	f->f_op = fops;
 	if (fops->open) {
+#ifdef CONFIG_BKL
 		lock_kernel();
+#else
+		mutex_lock(&chrdev_open_mutex);
+#endif
 		r = fops->open(inode, f);
+#ifdef CONFIG_BKL
 		unlock_kernel();
+#else
+		mutex_unlock(&chrdev_open_mutex);
+#endif
 	}
 	return r;
 }

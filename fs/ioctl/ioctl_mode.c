@@ -32,6 +32,7 @@
 
 #include "kernel/locking/atomic.h"
 #include "kernel/cmdline.h"
+#include "kernel/era.h"
 #include "kernel/cpu.h"
 #include "kernel/lib/string.h"
 #include "kernel/locking/mutex.h"
@@ -161,6 +162,8 @@ int ioctl_mode_set(const char *name)
 
 	if (mode < 0)
 		return mode;
+	if (mode != IOCTL_MODE_UNLOCKED && era_now() == ERA_2_6_39)
+		return -EINVAL;         /* no BKL to serialize ioctls with */
 	mutex_lock(&switch_lock);
 	if ((enum ioctl_mode)mode != policy.mode) {
 		WRITE_ONCE(policy.mode, (enum ioctl_mode)mode);
@@ -174,14 +177,32 @@ int ioctl_mode_set(const char *name)
 	return 0;
 }
 
+/*
+ * The policy an era boots with (kernel/era.c): before 2.6.11 every ioctl ran
+ * under the BKL; 2.6.11 brought unlocked_ioctl, the driver's flag. An ioctl=
+ * word still wins.
+ */
+static enum ioctl_mode era_mode(void)
+{
+	if (era_now() == ERA_2_6_39)
+		return IOCTL_MODE_UNLOCKED;     /* no BKL: every ioctl is unlocked (fs/ioctl/vfs_ioctl.c) */
+	return era_now() < ERA_2_6_11 ? IOCTL_MODE_SERIALIZED : IOCTL_MODE_AUTO;
+}
+
 void ioctl_mode_init(void)
 {
 	const char *word = cmdline_get("ioctl");
-	int mode = word ? mode_by_name(word) : IOCTL_MODE_AUTO;
+	int mode = word ? mode_by_name(word) : -EINVAL;
 
 	mutex_init(&switch_lock, "ioctl mode switch");
+	policy.mode = era_mode();       /* at boot, before any ioctl: no barrier needed */
+	if (!word)
+		return;
 	if (mode < 0)
-		printk("ioctl: unknown ioctl=%s (want auto, serialized or unlocked); using auto\n", word);
+		printk("ioctl: unknown ioctl=%s (want auto, serialized or unlocked); using %s\n", word,
+		       ioctl_mode_name(policy.mode));
+	else if (mode != IOCTL_MODE_UNLOCKED && era_now() == ERA_2_6_39)
+		printk("ioctl: ioctl=%s ignored: this kernel has no BKL (make ERA=2.6.39)\n", word);
 	else
-		policy.mode = (enum ioctl_mode)mode;    /* at boot, before any ioctl: no barrier needed */
+		policy.mode = (enum ioctl_mode)mode;
 }

@@ -50,5 +50,6 @@ void proc_show_bkl_timing(struct procbuf *pb, void *arg);
 int proc_write_bkl_timing(const char *text);
 void proc_show_ioctl_mode(struct procbuf *pb, void *arg);
 int proc_write_ioctl_mode(const char *text);
+void proc_show_era(struct procbuf *pb, void *arg);
 
 #endif

@@ -11,6 +11,7 @@
 #include "kernel/locking/atomic.h"
 #include "kernel/locking/bkl.h"
 #include "kernel/cpu.h"
+#include "kernel/era.h"
 #include "kernel/irq.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
@@ -266,6 +267,7 @@ void proc_show_bkl(struct procbuf *pb, void *arg)
 	else
 		procbuf_printf(pb, "owner: none\n");
 	procbuf_printf(pb, "waiting: %d\n", st.waiting);
+	procbuf_printf(pb, "era: %s: %s\n", era_name(era_now()), era_summary(era_now()));
 	procbuf_printf(pb, "tsc_hz: %llu\n", tsc_hz);
 	procbuf_printf(pb, "sites: %d\n", nsites);
 	procbuf_printf(pb, "%12s %10s %10s %14s %14s %14s %14s  %s\n", "acquired", "contended",
@@ -350,9 +352,13 @@ static void show_syscall(struct procbuf *pb, const struct syscall_desc *d)
  */
 void proc_show_syscalls(struct procbuf *pb, void *arg)
 {
+#ifdef CONFIG_BKL
 	procbuf_printf(pb, "# bkl=%s: %s\n", syscall_all_under_bkl() ? "syscalls" : "flagged",
 		       syscall_all_under_bkl() ? "every call runs under the BKL"
 					       : "calls flagged bkl run under the BKL");
+#else
+	procbuf_printf(pb, "# no BKL (era 2.6.39): no call runs under it\n");
+#endif
 	procbuf_printf(pb, "# unknown numbers called: %u\n", syscall_unknown_count());
 	procbuf_printf(pb, "%3s %-20s %s %-6s %10s\n", "nr", "name", "n", "flags", "calls");
 	for (unsigned nr = 0; nr < NR_SYSCALLS; nr++)

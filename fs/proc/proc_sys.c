@@ -11,6 +11,7 @@
 
 #include "fs/ioctl/ioctl_mode.h"
 #include "fs/proc/procbuf.h"
+#include "kernel/era.h"
 #include "kernel/locking/bkl.h"
 #include "kernel/locking/atomic.h"
 #include "kernel/lib/string.h"
@@ -83,4 +84,10 @@ void proc_show_ioctl_mode(struct procbuf *pb, void *arg)
 int proc_write_ioctl_mode(const char *text)
 {
 	return ioctl_mode_set(text);
+}
+
+/* era: the era this kernel booted as (kernel/era.c). Read-only: it is fixed before the BKL is first taken. */
+void proc_show_era(struct procbuf *pb, void *arg)
+{
+	procbuf_printf(pb, "%s\n", era_name(era_now()));
 }

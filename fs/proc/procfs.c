@@ -68,6 +68,8 @@ static int exe_readlink(int pid, char *buf, size_t size);
 				 .write = (wr), .no_bkl = true }
 #define PROC_BIG(n, p, fn, wr, sz) { .name = (n), .parent = (p), .mode = S_IFREG | 0644, .show = (fn), \
 				    .write = (wr), .no_bkl = true, .size_hint = (sz) }
+#define PROC_SYS_RO(n, p, fn) { .name = (n), .parent = (p), .mode = S_IFREG | 0444, .show = (fn), \
+			       .no_bkl = true }
 #define PROC_LINK(n, p, fn)   { .name = (n), .parent = (p), .mode = S_IFLNK | 0777, .readlink = (fn) }
 
 enum { ROOT, SYS = 13, SYS_KERNEL = 14 };
@@ -94,6 +96,7 @@ static const struct proc_entry proc_tree[] = {
 	PROC_SYS("ioctl_mode", SYS_KERNEL, proc_show_ioctl_mode, proc_write_ioctl_mode),
 	PROC_SYS("trace", SYS_KERNEL, proc_show_trace_on, proc_write_trace_on),
 	PROC_SYS("lock_stat", SYS_KERNEL, proc_show_lock_stat_on, proc_write_lock_stat_on),
+	PROC_SYS_RO("era", SYS_KERNEL, proc_show_era),
 };
 
 /* /proc/PID: entry 0 is the directory itself. */
@@ -396,6 +399,16 @@ static ssize_t proc_read_locked(struct file *f, char *ubuf, size_t n, loff_t *po
 	return r;
 }
 
+#ifndef CONFIG_BKL
+/*
+ * make ERA=2.6.39: procfs's own lock in place of the BKL, taken where the
+ * BKL was, for what it was taken for (the 2010 pushdown kept the locking as
+ * it was and only gave it a name of its own; whether /proc needs it at all
+ * is the next question, which Linux answered with per-file locks).
+ */
+static DEFINE_MUTEX(procfs_mutex);
+#endif
+
 static ssize_t proc_file_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 {
 	const struct proc_entry *e = f->f_inode->i_private;
@@ -403,9 +416,17 @@ static ssize_t proc_file_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 
 	if (e->no_bkl)
 		return proc_read_locked(f, ubuf, n, pos);
+#ifdef CONFIG_BKL
 	lock_kernel();          /* 2.6.6: /proc reads ran under the BKL */
+#else
+	mutex_lock(&procfs_mutex);
+#endif
 	r = proc_read_locked(f, ubuf, n, pos);
+#ifdef CONFIG_BKL
 	unlock_kernel();
+#else
+	mutex_unlock(&procfs_mutex);
+#endif
 	return r;
 }
 
@@ -439,9 +460,17 @@ static ssize_t proc_file_write(struct file *f, const char *ubuf, size_t n, loff_
 		return -EACCES;
 	if (e->no_bkl)
 		return proc_write_text(f, ubuf, n);
+#ifdef CONFIG_BKL
 	lock_kernel();          /* 2.6.6: /proc writes ran under the BKL (not /proc/sys) */
+#else
+	mutex_lock(&procfs_mutex);
+#endif
 	r = proc_write_text(f, ubuf, n);
+#ifdef CONFIG_BKL
 	unlock_kernel();
+#else
+	mutex_unlock(&procfs_mutex);
+#endif
 	return r;
 }
 

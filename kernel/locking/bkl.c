@@ -48,6 +48,7 @@
 
 #include "kernel/locking/atomic.h"
 #include "kernel/locking/lock_stat.h"
+#include "kernel/locking/bkl_sem.h"
 #include "kernel/cmdline.h"
 #include "kernel/cpu.h"
 #include "kernel/lib/string.h"
@@ -57,6 +58,8 @@
 #include "kernel/sched/task.h"
 #include "kernel/trace/trace.h"
 #include "kernel/x86/x86.h"
+
+#ifdef CONFIG_BKL        /* the whole file: make ERA=2.6.39 builds a kernel without the BKL */
 
 /*
  * The lock itself: a ticket lock of its own rather than a spinlock_t,
@@ -313,6 +316,11 @@ void lock_kernel_site(struct bkl_site *site)
 		return;
 	}
 	/* LAB3: END */
+	/* era=2.6.8: a semaphore, which may sleep (kernel/locking/bkl_sem.c). */
+	if (bkl_is_semaphore()) {
+		bkl_sem_lock(t, site);
+		return;
+	}
 	/*
 	 * No preemption between taking the lock and recording it in lock_depth:
 	 * schedule() decides whether to release the lock by looking at lock_depth.
@@ -342,6 +350,10 @@ void unlock_kernel_site(const char *file, int line)
 		return;
 	}
 	/* LAB3: END */
+	if (bkl_is_semaphore()) {
+		bkl_sem_unlock(t);
+		return;
+	}
 	preempt_disable();
 	t->lock_depth = -1;
 	bkl_raw_release(false);
@@ -356,6 +368,10 @@ bool kernel_locked(void)
 /* Rule 2, first half: schedule() calls this, interrupts off, before switching away from prev. */
 void bkl_release_for_switch(struct task *prev)
 {
+	if (bkl_is_semaphore()) {
+		bkl_sem_release_for_switch(prev);
+		return;
+	}
 	/* LAB3: BEGIN release-on-sleep */
 	if (prev->lock_depth < 0)
 		return;
@@ -369,6 +385,10 @@ void bkl_release_for_switch(struct task *prev)
 /* Rule 2, second half: a holder that slept takes the lock back before it goes on. */
 void bkl_reacquire_after_switch(struct task *next)
 {
+	if (bkl_is_semaphore()) {
+		bkl_sem_reacquire_after_switch(next);
+		return;
+	}
 	/* LAB3: BEGIN reacquire-after-sleep */
 	if (next->lock_depth < 0)
 		return;
@@ -382,6 +402,10 @@ void bkl_get_state(struct bkl_state *st)
 {
 	struct task *h = READ_ONCE(kernel_flag.holder);
 
+	if (bkl_is_semaphore()) {
+		bkl_sem_get_state(st);
+		return;
+	}
 	st->owner = h;
 	st->owner_cpu = h ? kernel_flag.holder_cpu : -1;
 	st->owner_depth = h ? h->lock_depth : -1;
@@ -430,3 +454,5 @@ void bkl_timing_init(void)
 	if (v && strcmp(v, "0") == 0)
 		bkl_timing_set(false);
 }
+
+#endif /* CONFIG_BKL */

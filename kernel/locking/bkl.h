@@ -4,6 +4,17 @@
 
 #include "kernel/types.h"
 
+/*
+ * CONFIG_BKL: this kernel has the BKL. Linux 2.6.37 made it a config option
+ * of that name, so that a kernel could be built without it; 2.6.39 removed it.
+ * Every build has it but `make ERA=2.6.39` (-DCONFIG_NO_BKL, kernel/era.c),
+ * where lock_kernel() does not exist and each of its sites takes a lock of its
+ * own instead, in an `#ifdef CONFIG_BKL ... #else ... #endif` of its own.
+ */
+#ifndef CONFIG_NO_BKL
+#define CONFIG_BKL 1
+#endif
+
 struct task;
 
 /*
@@ -24,6 +35,7 @@ struct bkl_site {
 	uint64_t hold_cycles, hold_max; /* TSC cycles the lock was held from here */
 } __attribute__((aligned(8)));          /* sizeof must be the stride between sites in the section */
 
+#ifdef CONFIG_BKL
 void lock_kernel_site(struct bkl_site *site);
 void unlock_kernel_site(const char *file, int line);
 
@@ -70,8 +82,48 @@ bool bkl_timing_get(void);
 void bkl_timing_set(bool on);
 void bkl_timing_init(void);
 
+/*
+ * era=2.6.8: the BKL is a sleeping semaphore (kernel/locking/bkl_sem.c), so
+ * its holder may be preempted and its waiters sleep. Fixed at boot.
+ */
+bool bkl_is_semaphore(void);
+
 /* Used only by schedule(): drop the lock for a sleeping holder, take it back on return. */
 void bkl_release_for_switch(struct task *prev);
 void bkl_reacquire_after_switch(struct task *next);
+
+#else /* !CONFIG_BKL */
+
+/*
+ * A kernel without the BKL (make ERA=2.6.39): no lock_kernel(), so a call
+ * left anywhere fails to build, as in Linux 2.6.39 after "BKL: That's all,
+ * folks" (4ba8216cd905). What the rest of the kernel asks about the BKL has
+ * one answer: nobody holds it, nobody waits, it has no sites. lock_depth
+ * stays -1 in every task.
+ */
+struct bkl_state {
+	struct task *owner;
+	int owner_cpu;
+	int owner_depth;
+	int waiting;
+};
+static inline bool kernel_locked(void) { return false; }
+static inline void bkl_get_state(struct bkl_state *st)
+{
+	st->owner = NULL;
+	st->owner_cpu = st->owner_depth = -1;
+	st->waiting = 0;
+}
+static inline struct bkl_site *bkl_sites_begin(void) { return NULL; }
+static inline struct bkl_site *bkl_sites_end(void) { return NULL; }
+static inline void bkl_stats_reset(void) { }
+static inline bool bkl_timing_get(void) { return false; }
+static inline void bkl_timing_set(bool on) { }
+static inline void bkl_timing_init(void) { }
+static inline bool bkl_is_semaphore(void) { return false; }
+static inline void bkl_release_for_switch(struct task *prev) { }
+static inline void bkl_reacquire_after_switch(struct task *next) { }
+
+#endif /* CONFIG_BKL */
 
 #endif

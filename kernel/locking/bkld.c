@@ -21,6 +21,7 @@
 
 #define NAP_NS 10000000ULL              /* 10 ms asleep, the BKL let go */
 
+#ifdef CONFIG_BKL
 static atomic_t started;
 static volatile uint32_t rounds;        /* written by bkld only */
 
@@ -58,3 +59,24 @@ uint64_t bkld_rounds(void)
 {
 	return READ_ONCE(rounds);
 }
+
+#else /* !CONFIG_BKL */
+
+/* make ERA=2.6.39: no BKL to live in. Linux's rpciod had left it long before. */
+bool bkld_start(void)
+{
+	return false;
+}
+
+void bkld_start_if_asked(void)
+{
+	if (cmdline_get("bkld"))
+		printk("bkld: this kernel has no BKL (make ERA=2.6.39): no bkld\n");
+}
+
+uint64_t bkld_rounds(void)
+{
+	return 0;
+}
+
+#endif /* CONFIG_BKL */

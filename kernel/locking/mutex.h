@@ -26,6 +26,21 @@ struct mutex {
 		mutex_init_class((m), (n), &mutex_class_);                                      \
 	} while (0)
 void mutex_init_class(struct mutex *m, const char *name, struct lock_class *class);
+
+/*
+ * A mutex ready at compile time, as Linux's DEFINE_MUTEX: `static DEFINE_MUTEX(reboot_mutex);`.
+ * Its lock_stat class is the place of the definition.
+ */
+#define DEFINE_MUTEX(m)                                                                 \
+	struct mutex m = {                                                              \
+		.lock = SPINLOCK_INIT(#m),                                              \
+		.owner = NULL,                                                          \
+		.waiters = { .lock = SPINLOCK_INIT(#m),                                 \
+			     .waiters = { &(m).waiters.waiters, &(m).waiters.waiters } }, \
+		.name = #m,                                                             \
+		.class = LOCK_CLASS_HERE(#m, LOCK_MUTEX),                              \
+		.last_cpu = -1,                                                         \
+	}
 /* Sleeps until the mutex is ours. Not recursive: taking it twice is a bug, and reported. */
 void mutex_lock(struct mutex *m);
 /* The same, but a signal ends the wait: 0 when the mutex is ours, -ERESTARTSYS if not. */

@@ -230,8 +230,10 @@ void proc_exit(int status)
 		power_off();
 	}
 	/* A process may die inside a syscall that runs under the BKL (bkl=syscalls). */
+#ifdef CONFIG_BKL
 	while (kernel_locked())
 		unlock_kernel();
+#endif
 	vfs_proc_exit(t);               /* close every file (a release may sleep: before cli below) */
 	/* Under proc_lock: the OOM killer reads t->mm->npages under it (kernel/mm/oom_kill.c). */
 	spin_lock(&proc_lock);

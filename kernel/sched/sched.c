@@ -186,6 +186,13 @@ static void __schedule(bool preempted)
 		panic("schedule() while atomic: preempt_count %d, irq_nesting %d",
 		      c->preempt_count, c->irq_nesting);
 	rq = &runqueues[c->id];
+	/*
+	 * prev gives up the BKL while it is not running (kernel/locking/bkl.c),
+	 * before the run-queue lock: as a semaphore (era=2.6.8) the BKL's release
+	 * wakes its next holder, which takes a run-queue lock, maybe this one.
+	 * Linux 2.6.8's schedule() released it before its run-queue lock too.
+	 */
+	bkl_release_for_switch(prev);
 	spin_lock(&rq->lock);
 	c->need_resched = false;
 
@@ -203,14 +210,11 @@ static void __schedule(bool preempted)
 	if (next == prev) {
 		if (prev != c->idle)
 			prev->on_rq = true;
-		bkl_release_for_switch(prev);
 		spin_unlock(&rq->lock);
 		bkl_retake_running_on(flags);
 		return;
 	}
 
-	/* prev gives up the BKL while it is not running (kernel/locking/bkl.c). */
-	bkl_release_for_switch(prev);
 	trace_switch(prev, next, switch_reason(prev, preempted));
 	next->on_cpu = true;
 	next->cpu = c->id;
@@ -341,9 +345,11 @@ static bool preemptible_now(struct cpu *c, bool irqs_were_on)
 	 * under it is never interleaved with other BKL code except at the
 	 * points where it may sleep (kernel/locking/bkl.c). The tick's request waits
 	 * for the next preemption point without the BKL, at the latest the
-	 * return to user mode.
+	 * return to user mode. As a semaphore (era=2.6.8, Linux's
+	 * CONFIG_PREEMPT_BKL) the BKL lets its holder be preempted: the holder
+	 * keeps it meanwhile (preempt_now()), so other BKL users still wait.
 	 */
-	if (c->curr->lock_depth >= 0)
+	if (c->curr->lock_depth >= 0 && !bkl_is_semaphore())
 		return false;
 	/*
 	 * Interrupts are on while we switch (see below), so another interrupt
@@ -355,13 +361,23 @@ static bool preemptible_now(struct cpu *c, bool irqs_were_on)
 	return !c->curr->in_preempt;
 }
 
-/* Switch, as a preemption: the task stays runnable whatever its state says. Interrupts are off. */
+/*
+ * Switch, as a preemption: the task stays runnable whatever its state says.
+ * Interrupts are off. A preempted BKL holder (only a semaphore BKL's can be)
+ * keeps the BKL: schedule() releases it for a task with lock_depth >= 0, so
+ * the depth is hidden for the switch, as Linux's preempt_schedule() did
+ * (saved_lock_depth) under CONFIG_PREEMPT_BKL.
+ */
 static void preempt_now(struct task *t)
 {
+	int depth = t->lock_depth;
+
 	t->in_preempt = true;
+	t->lock_depth = -1;
 	sti();
 	__schedule(true);
 	cli();
+	t->lock_depth = depth;
 	t->in_preempt = false;
 }
 
@@ -498,12 +514,14 @@ void task_exit_final(void)
 {
 	struct task *t = current;
 
+#ifdef CONFIG_BKL
 	if (t->lock_depth >= 0) {
 		printk("BUG: task %d (%s) exiting with the BKL held (depth %d); releasing it\n",
 		       t->pid, t->name, t->lock_depth);
 		while (t->lock_depth >= 0)
 			unlock_kernel();
 	}
+#endif
 	cli();
 	if (t->state != TASK_ZOMBIE)
 		t->state = TASK_DEAD;   /* nobody will wait for it: freed after the switch */

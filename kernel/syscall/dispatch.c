@@ -8,6 +8,7 @@
 #include "kernel/locking/atomic.h"
 #include "kernel/locking/bkl.h"
 #include "kernel/cmdline.h"
+#include "kernel/era.h"
 #include "kernel/lib/string.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
@@ -46,8 +47,13 @@ void syscall_init(void)
 			panic("syscall table: bad or duplicate number %u (%s)", d->nr, d->name);
 		by_nr[d->nr] = d;
 	}
-	bkl_every_syscall = bkl && strcmp(bkl, "syscalls") == 0;
-	trap_set_handler(T_SYSCALL, syscall_dispatch);
+#ifdef CONFIG_BKL
+	/* bkl=syscalls, or era=2.0 (kernel/era.c): Linux 2.0's one CPU in the kernel at a time. */
+	bkl_every_syscall = (bkl && strcmp(bkl, "syscalls") == 0) || era_now() == ERA_2_0;
+#else
+	if (bkl)
+		printk("syscall: bkl=%s ignored: this kernel has no BKL (make ERA=2.6.39)\n", bkl);
+#endif
 }
 
 bool syscall_all_under_bkl(void)
@@ -96,7 +102,7 @@ void syscall_dispatch(struct trapframe *tf)
 {
 	uint32_t nr = tf->eax;
 	const struct syscall_desc *d = nr < NR_SYSCALLS ? by_nr[nr] : NULL;
-	bool bkl;
+	bool bkl = false;               /* stays false in a kernel without the BKL (make ERA=2.6.39) */
 	long r;
 
 	if (!d) {
@@ -111,16 +117,22 @@ void syscall_dispatch(struct trapframe *tf)
 		tf->eax = (uint32_t)-ENOSYS;
 		return;
 	}
+#ifdef CONFIG_BKL
 	bkl = (d->flags & SYS_BKL) || bkl_every_syscall;
+#endif
 	trace_syscall_enter(nr, bkl);
+#ifdef CONFIG_BKL
 	if (bkl)
 		lock_kernel();
+#endif
 	/* Remembered for a restart after a signal (kernel/signal/deliver.c); sigreturn clears it. */
 	current->syscall_nr = (int)nr;
 	/* Every handler gets six words; a handler with fewer parameters ignores the rest (cdecl). */
 	r = ((syscall_call6_t)d->fn)(tf->ebx, tf->ecx, tf->edx, tf->esi, tf->edi, tf->ebp);
+#ifdef CONFIG_BKL
 	if (bkl)
 		unlock_kernel();
+#endif
 	trace_syscall_exit(nr, r);
 	tf->eax = (uint32_t)r;
 }

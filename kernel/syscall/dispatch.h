@@ -2,10 +2,15 @@
 #ifndef KERNEL_SYSCALL_H
 #define KERNEL_SYSCALL_H
 
+#include "kernel/locking/bkl.h"
 #include "kernel/types.h"
 
 #define NR_SYSCALLS 512         /* numbers at or above this are -ENOSYS without a lookup */
+#ifdef CONFIG_BKL
 #define SYS_BKL     0x1         /* the dispatcher holds the Big Kernel Lock around the call */
+#else
+#define SYS_BKL     0           /* make ERA=2.6.39: no BKL, so no call is flagged (kernel/sys_reboot.c) */
+#endif
 #define SYS_FALLBACK 0x2        /* -ENOSYS on purpose, not logged: libc falls back to an older call */
 
 /* A handler of any argument list: the dispatcher calls it with six words, cdecl ignores extras. */

@@ -8,6 +8,8 @@
 #include "kernel/time/timer.h"
 #include "kernel/x86/trap.h"
 
+#ifdef CONFIG_BKL        /* no BKL to test in make ERA=2.6.39 */
+
 static struct bkl_site *find_site(const char *function)
 {
 	for (struct bkl_site *s = bkl_sites_begin(); s < bkl_sites_end(); s++)
@@ -342,3 +344,4 @@ KTEST(bkl_blame_names_the_site_that_held_it)
 	KT_ASSERT(cycles > 0);
 	KT_ASSERT(waiter->contended >= 1);
 }
+#endif /* CONFIG_BKL */

@@ -6,6 +6,8 @@
 #include "kernel/sched/sched.h"
 #include "kernel/sched/task.h"
 
+#ifdef CONFIG_BKL        /* no bkld in make ERA=2.6.39 */
+
 static struct bkl_site *bkld_site(void)
 {
 	for (struct bkl_site *s = bkl_sites_begin(); s < bkl_sites_end(); s++)
@@ -36,3 +38,5 @@ KTEST_CRASH(bkld_holds_the_bkl_for_life)
 	KT_ASSERT(site->reacquisitions >= 5);                   /* ...and took it back at every wake-up */
 	KT_ASSERT(!kernel_locked());
 }
+
+#endif /* CONFIG_BKL */

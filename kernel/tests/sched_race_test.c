@@ -54,6 +54,7 @@ KTEST(sched_preempted_while_going_to_sleep_runs_again)
 	group_wait(&pre.g);
 }
 
+#ifdef CONFIG_BKL       /* make ERA=2.6.39: no BKL */
 /* BKL holders that yield (and get preempted) inside their critical sections. */
 #define YIELD_ROUNDS 300
 static struct thread_group yield_group;
@@ -89,6 +90,7 @@ KTEST(bkl_holders_that_yield_keep_their_counter_exact)
 	KT_ASSERT(yield_counter > 0);
 	KT_ASSERT(!kernel_locked());
 }
+#endif
 
 /* Changing a task's affinity over and over while it sleeps and is woken. */
 static struct {

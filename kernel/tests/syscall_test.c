@@ -36,7 +36,9 @@ KTEST(syscall_numbers_are_linux_i386)
 	KT_ASSERT_EQ(find("getdents64")->nr, 220);
 	KT_ASSERT_EQ(find("openat")->nr, 295);
 	KT_ASSERT(!(find("read")->flags & SYS_BKL));   /* the VFS has its own locks */
+#ifdef CONFIG_BKL
 	KT_ASSERT(find("reboot")->flags & SYS_BKL);
+#endif
 	KT_ASSERT(!(find("getpid")->flags & SYS_BKL));
 }
 
@@ -51,6 +53,7 @@ static uint32_t dispatch(uint32_t nr)
 	return tf.eax;
 }
 
+#ifdef CONFIG_BKL       /* make ERA=2.6.39: no BKL, no BKL flag */
 /* Outermost lock_kernel() calls made by the dispatcher so far. */
 static uint64_t dispatcher_bkl_count(void)
 {
@@ -76,6 +79,7 @@ KTEST(syscall_bkl_flag_takes_the_bkl)
 	KT_ASSERT_EQ(dispatcher_bkl_count(), after_reboot + (syscall_all_under_bkl() ? 1 : 0));
 	KT_ASSERT(!kernel_locked());
 }
+#endif
 
 KTEST(syscall_unknown_numbers_enosys)
 {

@@ -23,8 +23,12 @@ def flag_bits():
             continue
     else:
         raise gdb.GdbError("cannot read the SYS_ flags from " + " or ".join(candidates))
-    return {m.group(1): int(m.group(2), 0)
-            for m in re.finditer(r"^#define\s+(SYS_[A-Z_]+)\s+(0x[0-9a-fA-F]+|\d+)", text, re.M)}
+    # The first definition of each: the header's #else gives SYS_BKL 0 for the kernel without the BKL,
+    # whose table then has no such flag set anyway.
+    bits = {}
+    for m in re.finditer(r"^#define\s+(SYS_[A-Z_]+)\s+(0x[0-9a-fA-F]+|\d+)", text, re.M):
+        bits.setdefault(m.group(1), int(m.group(2), 0))
+    return bits
 
 
 def flags_str(flags, bits):

@@ -6,6 +6,7 @@ elsewhere: gdb's own evaluation of the same variables (printf), `info threads`, 
 the kernel's boot log on the serial console. QEMU always dies at the end (hard
 timeouts in testlib.run_cmd and harness.Qemu).
 """
+import os
 import re
 import shutil
 
@@ -212,9 +213,12 @@ def check_bkl_waiters(h):
         return
     if not shutil.which("gdb"):
         return h.skip(name, "gdb is not installed")
-    # 50 hits in: every worker has started, and the ticket lock serves them in turn.
+    # 50 hits in: every worker has started, and the ticket lock serves them in turn. The line is
+    # the worker's increment under the BKL, found in the source so that an edit above it cannot move it.
+    src = open(os.path.join(h.ROOT, "kernel", "tests", "bkl_test.c")).read().split("\n")
+    line = next(i + 1 for i, l in enumerate(src) if "bkl_counter++;" in l)
     rc, out, _ = gdb_session(h, "bkl-waiters", ["break bkl_contention_worker", "continue", "delete",
-                                                "break kernel/tests/bkl_test.c:111", "ignore 2 50",
+                                                f"break kernel/tests/bkl_test.c:{line}", "ignore 2 50",
                                                 "continue"] + marked(["smpix bkl 2"]) + ["kill"],
                              append="test=bkl_contention_from_all_cpus_is_exact")
     s = section(out, "smpix bkl 2")

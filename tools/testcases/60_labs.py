@@ -8,10 +8,11 @@ the files with stubbed regions.
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
 
-LABS = range(1, 7)
+LABS = range(1, 8)
 
 
 def grade(h, tree, lab, timeout=300):
@@ -128,9 +129,74 @@ def handout_is_clean(out_dir, lab):
     return problems
 
 
+# Lab 7's step 3 as a student first writes it: each branch's lock taken when the transfer gets there,
+# the first one held across the back office. Transfers between the branches both ways deadlock.
+ABBA_MOVE_MONEY = """\t/* LAB7: BEGIN move-money */
+\tstruct ledger_mutex *from = &branch_locks[branch_of(t->from)], *to = &branch_locks[branch_of(t->to)];
+\tlong r;
+
+\tif ((r = ledger_mutex_lock(from)) < 0)
+\t\treturn r;
+\tbalance[t->from] -= t->amount;
+\tback_office(t->delay_us);
+\tif (to != from && (r = ledger_mutex_lock(to)) < 0) {
+\t\tbalance[t->from] += t->amount;
+\t\tledger_mutex_unlock(from);
+\t\treturn r;
+\t}
+\tbalance[t->to] += t->amount;
+\tif (to != from)
+\t\tledger_mutex_unlock(to);
+\tledger_mutex_unlock(from);
+\treturn 0;
+"""
+
+
+def check_lab7_names_abba(h):
+    """Lab 7's last step is graded without a lock-order checker: in a tree whose transfers take the two
+    branch locks in from/to order, the grader must find the deadlock itself, name it ABBA from
+    /dev/ledger's report, and still end (labcheck kills the stuck workers)."""
+    name = "labs[lab7] the grader names an ABBA deadlock (branch locks in from/to order) and ends"
+    if not h.wanted(name):
+        return
+    sys.path.insert(0, os.path.join(h.ROOT, "tools"))
+    import handout
+    out_dir = os.path.join(h.BUILD, "test-lab7-abba")
+    if os.path.exists(out_dir):
+        shutil.rmtree(out_dir)
+    for f in handout.tree_files(h.ROOT):
+        os.makedirs(os.path.dirname(os.path.join(out_dir, f)), exist_ok=True)
+        shutil.copy2(os.path.join(h.ROOT, f), os.path.join(out_dir, f), follow_symlinks=False)
+    handout.seed_build(out_dir)
+    path = os.path.join(out_dir, "drivers", "ledger.c")
+    text = open(path).read()
+    m = re.search(r"\t/\* LAB7: BEGIN move-money \*/\n.*?(?=\t/\* LAB7: END \*/)", text, re.S)
+    if not m:
+        h.record(name, False, "drivers/ledger.c has no move-money region")
+        return
+    open(path, "w").write(text[:m.start()] + ABBA_MOVE_MONEY + text[m.end():])
+    built = subprocess.run(["make", "-C", out_dir, "all"], capture_output=True, text=True, timeout=600)
+    if built.returncode != 0:
+        h.record(name, False, (built.stdout + built.stderr)[-600:])
+        return
+    rc, m, out = grade(h, out_dir, 7)
+    line = re.search(r"^FAIL\s+lab7: ledger-no-deadlock .*$", out, re.M)
+    problems = []
+    if not line or "ABBA" not in line.group(0):
+        problems.append("no ledger-no-deadlock FAIL naming ABBA: " + failures(out))
+    if not m or rc != 1:
+        problems.append(f"exit {rc}, {m.group(0) if m else 'no score line'}")
+    if re.search(r"^FAIL.*no BUG report, no lockup", out, re.M):
+        problems.append("the run did not end cleanly")
+    h.record(name, not problems, "; ".join(problems))
+    if not problems:
+        shutil.rmtree(out_dir, ignore_errors=True)
+
+
 def run(h):
     check_pages(h)
     check_regions(h)
+    check_lab7_names_abba(h)
     for lab in LABS:
         prefix = f"labs[lab{lab}]"
         names = [f"{prefix} handout has no LAB{lab} marker left and builds with -Werror",

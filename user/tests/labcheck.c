@@ -7,12 +7,18 @@
  *          kept under ioctl=auto and ioctl=unlocked, and /proc/ioctl counts
  *          tally's calls as made without the BKL;
  *   lab=6  /dev/journal (lab 6): writers on every CPU get every sequence
- *          number once, and the BKL is not taken for their records.
+ *          number once, and the BKL is not taken for their records;
+ *   lab=7  /dev/ledger (lab 7): its ioctls run without the BKL, no audit
+ *          ever sees money in flight, the two branches' transfers do not
+ *          wait for each other, and transfers between them in both
+ *          directions at once do not deadlock (if they do, it says who holds
+ *          which lock, from /dev/ledger's report, and kills them).
  *
  * A student can run it too: `labcheck lab=5` at the shell.
  */
 #include "gtest.h"
 
+#include "kernel/uapi/ledger.h"
 #include "kernel/uapi/tally.h"
 
 #ifndef __NR_sched_setaffinity
@@ -195,13 +201,14 @@ static void journal_worker(int cpu)
 	gt_close(fd);
 }
 
-/* The acquisitions of every /proc/bkl site, summed; the busiest site's line into hot. */
-static unsigned long long bkl_acquisitions(char *hot, size_t hotsize, unsigned long long *journal_acq)
+/* The acquisitions of every /proc/bkl site, summed; the busiest site's line into hot; those in file's. */
+static unsigned long long bkl_acquisitions(char *hot, size_t hotsize, const char *file,
+					   unsigned long long *file_acq)
 {
 	unsigned long long total = 0, best = 0;
 	char *line = text;
 
-	*journal_acq = 0;
+	*file_acq = 0;
 	if (gt_read_file("/proc/bkl", text, sizeof(text)) <= 0)
 		return ~0ull;
 	hot[0] = 0;
@@ -217,8 +224,8 @@ static unsigned long long bkl_acquisitions(char *hot, size_t hotsize, unsigned l
 			for (; *p >= '0' && *p <= '9'; p++)
 				v = v * 10 + (unsigned)(*p - '0');
 			total += v;
-			if (gt_strstr(line, "drivers/journal.c"))
-				*journal_acq += v;
+			if (gt_strstr(line, file))
+				*file_acq += v;
 			if (v > best) {
 				best = v;
 				snprintf(hot, hotsize, "%s", line);
@@ -274,7 +281,7 @@ static void t_journal_without_the_bkl(void)
 
 	CHECK(gt_write_file("/proc/bkl", "0") > 0);
 	CHECK(on_every_cpu(journal_worker));
-	total = bkl_acquisitions(hot, sizeof(hot), &journal_acq);
+	total = bkl_acquisitions(hot, sizeof(hot), "drivers/journal.c", &journal_acq);
 	printf("labcheck: %llu records written; the BKL was taken %llu times, %llu of them in "
 	       "drivers/journal.c; the busiest site:\nlabcheck: %s\n", n, total, journal_acq, hot);
 	CHECK(journal_acq == 0);
@@ -287,6 +294,315 @@ static void lab6(void)
 	gt_run("journal-numbers-every-record-once", t_journal_numbers_every_record_once);
 	gt_run("journal-without-the-bkl", t_journal_without_the_bkl);
 	gt_run("journal-bad-input", t_journal_bad_input);
+}
+
+/* ---- lab 7: /dev/ledger ------------------------------------------------------------- */
+
+#define LEDGER_TOTAL ((long long)LEDGER_ACCOUNTS * LEDGER_OPENING)
+#define LEDGER_ROUNDS 50                /* transfers per worker */
+#define LEDGER_DELAY_US 2000            /* the back office's time in the busy runs (a tick, really) */
+#define LEDGER_DONE "/tmp/ledger-done"  /* exists: the auditor may stop */
+#define LEDGER_STUCK_MS 10000           /* workers not done by then are stuck */
+
+#define FAIL_WITH(...)                                                                  \
+	do {                                                                            \
+		snprintf(gt_why, sizeof(gt_why), __VA_ARGS__);                          \
+		gt_failure = gt_why;                                                    \
+		return;                                                                 \
+	} while (0)
+
+static int ledger_fd;
+
+static long transfer(unsigned from, unsigned to, int amount, unsigned delay_us)
+{
+	struct ledger_transfer t = { from, to, amount, delay_us };
+
+	return gt_ioctl(ledger_fd, LEDGER_TRANSFER, &t);
+}
+
+/* Has pid exited (reaped, its status in *status)? Does not wait. */
+static int exited(int pid, int *status)
+{
+	return SYS4(__NR_wait4, pid, status, WNOHANG, 0) == pid;
+}
+
+/*
+ * Wait up to ms for each of n pids to exit. done[i]: 0 still running, 1 exited
+ * with a failure, 2 exited 0. Returns how many exited.
+ */
+static int wait_all(const int *pids, int n, int ms, int *done)
+{
+	int64_t end = gt_now_ms() + ms;
+	int left = n, st;
+
+	for (int i = 0; i < n; i++)
+		done[i] = pids[i] > 0 ? 0 : 1;
+	while (left > 0 && gt_now_ms() < end) {
+		left = 0;
+		for (int i = 0; i < n; i++) {
+			if (!done[i] && exited(pids[i], &st))
+				done[i] = WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 2 : 1;
+			left += !done[i];
+		}
+		if (left)
+			gt_msleep(20);
+	}
+	return n - left;
+}
+
+/* "lock NAME holder PID waiting N", a line of /dev/ledger's report: PID, and N in *waiting. */
+static int report_holder(const char *line, int *waiting)
+{
+	unsigned long long h = number_after(line, "holder"), w = number_after(line, "waiting");
+
+	*waiting = (int)w;
+	return (int)h;
+}
+
+/*
+ * Wait up to LEDGER_STUCK_MS for n workers (pids); 1 if they all exited 0.
+ * If some are stuck, say what /dev/ledger reports (read without its locks),
+ * name an ABBA deadlock when two tasks each hold one of the two locks and
+ * both locks have a waiter, kill the stuck workers (the driver's locks are killable) so
+ * that the run can go on, and fail with that diagnosis in gt_why.
+ */
+static int ledger_wait(const int *pids, int n, int *done)
+{
+	int held_by[2] = { 0, 0 }, waits[2] = { 0, 0 }, seen = 0;
+	char *line;
+
+	if (wait_all(pids, n, LEDGER_STUCK_MS, done) == n) {
+		for (int i = 0; i < n; i++) {
+			if (done[i] != 2) {
+				snprintf(gt_why, sizeof(gt_why), "a worker's transfer failed");
+				return 0;
+			}
+		}
+		return 1;
+	}
+	gt_read_file("/dev/ledger", text, sizeof(text));
+	printf("labcheck: %s: workers stuck after %d s; /dev/ledger says:\n%s", gt_test, LEDGER_STUCK_MS / 1000,
+	       text);
+	for (line = gt_strstr(text, "\nlock "); line && seen < 2; line = gt_strstr(line + 1, "\nlock ")) {
+		held_by[seen] = report_holder(line, &waits[seen]);
+		seen++;
+	}
+	for (int i = 0; i < n; i++)
+		if (!done[i])
+			SYS2(__NR_kill, pids[i], 9);
+	for (int i = 0; i < n; i++)
+		if (!done[i])
+			gt_wait(pids[i]);
+	if (seen == 2 && held_by[0] && held_by[1] && held_by[0] != held_by[1] && waits[0] && waits[1])
+		snprintf(gt_why, sizeof(gt_why), "deadlock: pids %d and %d each hold one branch lock and wait for "
+			 "the other's: ABBA", held_by[0], held_by[1]);
+	else
+		snprintf(gt_why, sizeof(gt_why), "workers stuck for %d s (see /dev/ledger's report above)",
+			 LEDGER_STUCK_MS / 1000);
+	return 0;
+}
+
+/* ledger_wait(), failing the test with its diagnosis. */
+#define CHECK_WORKERS(pids, n, done)                                                    \
+	do {                                                                            \
+		if (!ledger_wait(pids, n, done)) {                                      \
+			gt_failure = gt_why;                                            \
+			return;                                                         \
+		}                                                                       \
+	} while (0)
+
+static int ledger_child(unsigned from, unsigned to, int amount, unsigned delay_us, int rounds)
+{
+	int pid = gt_fork();
+
+	if (pid == 0) {
+		for (int k = 0; k < rounds; k++)
+			if (transfer(from, to, amount, delay_us) != 0)
+				gt_exit(1);
+		gt_exit(0);
+	}
+	return pid;
+}
+
+static void t_ledger_bad_input(void)
+{
+	struct ledger_audit a;
+
+	CHECK(transfer(LEDGER_ACCOUNTS, 0, 1, 0) == -EINVAL);
+	CHECK(transfer(0, LEDGER_ACCOUNTS, 1, 0) == -EINVAL);
+	CHECK(transfer(3, 3, 1, 0) == -EINVAL);
+	CHECK(transfer(0, 1, 1, LEDGER_MAX_DELAY_US + 1) == -EINVAL);
+	CHECK(gt_ioctl(ledger_fd, LEDGER_TRANSFER, BAD_UNMAP) == -EFAULT);
+	CHECK(gt_ioctl(ledger_fd, LEDGER_AUDIT, BAD_KERNEL) == -EFAULT);
+	CHECK(gt_ioctl(ledger_fd, _IO('L', 99), 0) == -ENOTTY);
+	CHECK(gt_ioctl(ledger_fd, LEDGER_AUDIT, &a) == 0 && a.total == LEDGER_TOTAL);
+}
+
+/* Step 1: the VFS calls the ledger without the BKL (/proc/ioctl: "ledger FLAG BKL_CALLS UNLOCKED_CALLS"). */
+static void t_ledger_pushed_down(void)
+{
+	unsigned long long locked, unlocked;
+	struct ledger_audit a;
+	char *p;
+
+	CHECK(gt_write_file("/proc/ioctl", "0") > 0);
+	for (int k = 0; k < 20; k++) {
+		CHECK(transfer((unsigned)k % LEDGER_ACCOUNTS, (unsigned)(k + 5) % LEDGER_ACCOUNTS, 1, 0) == 0);
+		CHECK(gt_ioctl(ledger_fd, LEDGER_AUDIT, &a) == 0);
+	}
+	CHECK(gt_read_file("/proc/ioctl", text, sizeof(text)) > 0);
+	CHECK((p = gt_strstr(text, "\nledger ")) != NULL);
+	for (p += 8; *p == ' '; p++)
+		;
+	while (*p && *p != ' ')
+		p++;                    /* the flag column */
+	locked = number_after(p, "");
+	while (*p == ' ')
+		p++;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	unlocked = number_after(p, "");
+	printf("labcheck: /proc/ioctl: ledger bkl_calls=%llu unlocked_calls=%llu\n", locked, unlocked);
+	CHECK(locked == 0);
+	CHECK(unlocked >= 40);
+}
+
+
+/* Step 2: the BKL is not taken for the ledger's calls, by the VFS or by the driver. */
+static void t_ledger_without_the_bkl(void)
+{
+	char hot[200];
+	unsigned long long total, ledger_acq, n = (unsigned long long)MIN(ncpus, WORKERS_MAX) * LEDGER_ROUNDS;
+
+	int pids[WORKERS_MAX], done[WORKERS_MAX], nw = MIN(ncpus, WORKERS_MAX);
+
+	CHECK(gt_ioctl(ledger_fd, LEDGER_RESET, 0) == 0);
+	CHECK(gt_write_file("/proc/bkl", "0") > 0);
+	for (int i = 0; i < nw; i++) {         /* between the branches, both ways */
+		unsigned a = (unsigned)(i / 2) % LEDGER_PER_BRANCH, b = LEDGER_PER_BRANCH + (a + 1) % LEDGER_PER_BRANCH;
+
+		pids[i] = i % 2 ? ledger_child(b, a, 1, 0, LEDGER_ROUNDS) : ledger_child(a, b, 1, 0, LEDGER_ROUNDS);
+	}
+	CHECK_WORKERS(pids, nw, done);
+	total = bkl_acquisitions(hot, sizeof(hot), "drivers/ledger.c", &ledger_acq);
+	printf("labcheck: %llu transfers; the BKL was taken %llu times, %llu of them in drivers/ledger.c; "
+	       "the busiest site:\nlabcheck: %s\n", n, total, ledger_acq, hot);
+	CHECK(ledger_acq == 0);
+	CHECK(total < n / 10);
+}
+
+/* Audit until LEDGER_DONE appears: exit 0 if every audit found the whole total, else say when it did not. */
+static void ledger_auditor(void)
+{
+	struct ledger_audit a;
+	int audits = 0;
+
+	for (;;) {
+		int done = gt_open(LEDGER_DONE, O_RDONLY);
+
+		if (gt_ioctl(ledger_fd, LEDGER_AUDIT, &a) != 0)
+			gt_exit(2);
+		audits++;
+		if (a.total != LEDGER_TOTAL) {
+			printf("labcheck: audit %d found %lld, not %lld: money in flight was seen\n", audits, a.total,
+			       LEDGER_TOTAL);
+			gt_exit(1);
+		}
+		if (done >= 0) {
+			printf("labcheck: %d audits, each found %lld\n", audits, a.total);
+			gt_exit(0);
+		}
+		gt_msleep(1);
+	}
+}
+
+/* Step 2: transfers that sleep in the back office, within and across branches, and audits meanwhile. */
+static void t_ledger_books_balance(void)
+{
+	int pids[4], done[4], n = 4, auditor, st;
+	long long want[LEDGER_ACCOUNTS];
+	struct ledger_audit a;
+
+	SYS1(__NR_unlink, LEDGER_DONE);
+	CHECK(gt_ioctl(ledger_fd, LEDGER_RESET, 0) == 0);
+	for (int i = 0; i < LEDGER_ACCOUNTS; i++)
+		want[i] = LEDGER_OPENING;
+	auditor = gt_fork();
+	if (auditor == 0)
+		ledger_auditor();
+	for (int i = 0; i < n; i++) {
+		unsigned from = (unsigned)i * 2, to = (unsigned)(i * 2 + 3) % LEDGER_ACCOUNTS;
+
+		pids[i] = ledger_child(from, to, 10 + i, LEDGER_DELAY_US, LEDGER_ROUNDS / 2);
+		want[from] -= (10 + i) * (LEDGER_ROUNDS / 2);
+		want[to] += (10 + i) * (LEDGER_ROUNDS / 2);
+	}
+	if (!ledger_wait(pids, n, done)) {
+		SYS2(__NR_kill, auditor, 9);
+		gt_wait(auditor);
+		gt_failure = gt_why;
+		return;
+	}
+	gt_close((int)SYS3(__NR_open, LEDGER_DONE, O_WRONLY | O_CREAT, 0644));
+	st = gt_wait(auditor);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK(gt_ioctl(ledger_fd, LEDGER_AUDIT, &a) == 0);
+	for (int i = 0; i < LEDGER_ACCOUNTS; i++)
+		if (a.balance[i] != want[i])
+			FAIL_WITH("account %d holds %lld, not %lld: a transfer was lost", i, a.balance[i], want[i]);
+}
+
+/* Step 3: a transfer inside branch 1 does not wait for one inside branch 0 (kicked out of its back office after). */
+static void t_ledger_branches_apart(void)
+{
+	int slow, fast, st, b_done = 0;
+	int64_t end;
+
+	CHECK(gt_ioctl(ledger_fd, LEDGER_RESET, 0) == 0);
+	slow = ledger_child(0, 1, 100, LEDGER_MAX_DELAY_US, 1);        /* branch 0, until kicked */
+	end = gt_now_ms() + 10000;
+	while (gt_now_ms() < end && (gt_read_file("/dev/ledger", text, sizeof(text)) <= 0 ||
+				     number_after(text, "back_office") != 1))
+		gt_msleep(10);                  /* until the slow one is in the back office */
+	fast = ledger_child(4, 5, 100, 0, 1);                                   /* branch 1 */
+	end = gt_now_ms() + 5000;
+	while (!b_done && gt_now_ms() < end) {
+		if (exited(fast, &st))
+			b_done = 1 + (WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		else
+			gt_msleep(10);
+	}
+	gt_ioctl(ledger_fd, LEDGER_KICK, 0);
+	gt_wait(slow);
+	if (!b_done)
+		gt_wait(fast);
+	if (b_done == 1)
+		FAIL_WITH("the transfer inside branch 1 failed");
+	if (!b_done)
+		FAIL_WITH("a transfer inside branch 1 waited 5 s for one inside branch 0: one lock for both branches?");
+}
+
+/* Step 3: transfers from branch 0 to 1 and from 1 to 0 at once, each sleeping in the back office. */
+static void t_ledger_no_deadlock(void)
+{
+	int pids[2], done[2];
+
+	CHECK(gt_ioctl(ledger_fd, LEDGER_RESET, 0) == 0);
+	pids[0] = ledger_child(1, 6, 1, 20000, 10);     /* branch 0 -> 1 */
+	pids[1] = ledger_child(5, 2, 1, 20000, 10);     /* branch 1 -> 0 */
+	CHECK_WORKERS(pids, 2, done);
+}
+
+static void lab7(void)
+{
+	ledger_fd = gt_open("/dev/ledger", O_RDWR);
+	printf("labcheck: lab 7 on %d CPUs, /dev/ledger fd %d\n", ncpus, ledger_fd);
+	gt_run("ledger-bad-input", t_ledger_bad_input);
+	gt_run("ledger-pushed-down", t_ledger_pushed_down);
+	gt_run("ledger-without-the-bkl", t_ledger_without_the_bkl);
+	gt_run("ledger-books-balance", t_ledger_books_balance);
+	gt_run("ledger-branches-apart", t_ledger_branches_apart);
+	gt_run("ledger-no-deadlock", t_ledger_no_deadlock);     /* last: a deadlock may leave a lock held */
 }
 
 /* "lab=N" in argv or envp (the kernel passes init its unknown boot words in the environment). */
@@ -311,7 +627,9 @@ int main(int argc, char **argv, char **envp)
 		lab5();
 	else if (lab == 6)
 		lab6();
+	else if (lab == 7)
+		lab7();
 	else
-		printf("labcheck: usage: labcheck lab=5|lab=6\n");
+		printf("labcheck: usage: labcheck lab=5|lab=6|lab=7\n");
 	gt_finish();
 }
