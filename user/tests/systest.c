@@ -207,7 +207,8 @@ static void t_time_calls(void)
 
 	CHECK(syscall(__NR_gettimeofday, &tv, 0) == 0 && tv.tv_usec >= 0 && tv.tv_usec < 1000000);
 	now = syscall(__NR_time, &tloc);
-	CHECK(now == tloc && now - tv.tv_sec <= 1 && now >= tv.tv_sec);
+	/* Linux's time() reads the coarse clock, which may still be a tick behind at a second's turn. */
+	CHECK(now == tloc && now - tv.tv_sec <= 1 && now >= tv.tv_sec - 1);
 	CHECK(syscall(__NR_time, 0) >= now);
 	CHECK(syscall(__NR_clock_gettime, CLOCK_REALTIME, &a) == 0 && a.tv_sec - now <= 1);
 	CHECK(syscall(__NR_gettimeofday, BAD_KERNEL, 0) == -EFAULT);
