@@ -287,6 +287,7 @@ int proc_write_bkl(const char *text)
 	return 0;
 }
 
+#ifdef CONFIG_BKL
 /* ---- /proc/bkl_blame ---------------------------------------------------------------- */
 
 static void print_blame_site(struct procbuf *pb, const struct bkl_site *s)
@@ -333,6 +334,13 @@ void proc_show_bkl_blame(struct procbuf *pb, void *arg)
 		procbuf_printf(pb, "\n");
 	}
 }
+#else
+/* make ERA=2.6.39: no BKL, so nobody waits for it. */
+void proc_show_bkl_blame(struct procbuf *pb, void *arg)
+{
+	procbuf_printf(pb, "no BKL in this kernel (built with make ERA=2.6.39)\n");
+}
+#endif
 
 /* ---- /proc/syscalls ----------------------------------------------------------------- */
 
