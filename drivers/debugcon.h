@@ -2,7 +2,7 @@
 #ifndef DRIVERS_DEBUGCON_H
 #define DRIVERS_DEBUGCON_H
 
-#define DEBUGCON_MAJOR 244      /* Linux's "local/experimental use" range (243: journal) */
+#define DEBUGCON_MAJOR 245      /* Linux's "local/experimental use" range (244: ledger) */
 #define DEBUGCON_MINOR 0
 
 void debugcon_init(void);
