@@ -241,6 +241,20 @@ static void bkl_stat_acquired(struct bkl_site *site, bool contended, uint64_t wa
 	kernel_flag.last_cpu = cpu_id();
 }
 
+void bkl_site_charge(struct bkl_site *site, bool reacquire, bool contended, uint64_t waited)
+{
+	if (reacquire)
+		site->reacquisitions++;
+	else
+		site->acquisitions++;
+	if (contended) {
+		site->contended++;
+		site->wait_cycles += waited;
+		if (waited > site->wait_max)
+			site->wait_max = waited;
+	}
+}
+
 /* Take the raw lock and charge the wait to site. Preemption must be off. */
 static inline __attribute__((always_inline)) void bkl_raw_acquire(struct bkl_site *site, bool reacquire)
 {
@@ -259,16 +273,8 @@ static inline __attribute__((always_inline)) void bkl_raw_acquire(struct bkl_sit
 	kernel_flag.site = site;
 
 	/* We hold the BKL now: the statistics are ours to update. */
-	if (reacquire)
-		site->reacquisitions++;
-	else
-		site->acquisitions++;
+	bkl_site_charge(site, reacquire, contended, contended ? now - start : 0);
 	if (contended) {
-		uint64_t waited = now - start;
-		site->contended++;
-		site->wait_cycles += waited;
-		if (waited > site->wait_max)
-			site->wait_max = waited;
 		blame_charge(site, &w, now);
 	}
 	if (__builtin_expect(lock_stat_on, 0))

@@ -113,18 +113,7 @@ static void sem_down(struct bkl_site *site, bool reacquire)
 	now = (contended || bkl_timing_get()) ? rdtsc() : 0;
 	kernel_sem.acquired_at = bkl_timing_get() ? now : 0;
 	kernel_sem.site = site;
-	if (reacquire)
-		site->reacquisitions++;
-	else
-		site->acquisitions++;
-	if (contended) {
-		uint64_t waited = now - start;
-
-		site->contended++;
-		site->wait_cycles += waited;
-		if (waited > site->wait_max)
-			site->wait_max = waited;
-	}
+	bkl_site_charge(site, reacquire, contended, contended ? now - start : 0);
 }
 
 /* up(): charge the hold, then hand the semaphore to the first waiter, or free it. */
