@@ -52,9 +52,16 @@ static inline int cpu_id(void)
 	return this_cpu()->id;
 }
 
+/*
+ * One %gs-relative load: "find my CPU, then read its count" as two loads
+ * could be preempted in between and read the CPU it has just left.
+ */
 static inline bool in_interrupt(void)
 {
-	return this_cpu()->irq_nesting > 0;
+	int n;
+
+	__asm__ volatile("movl %%gs:%c1, %0" : "=r"(n) : "i"(offsetof(struct cpu, irq_nesting)));
+	return n > 0;
 }
 
 #endif

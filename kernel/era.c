@@ -50,7 +50,7 @@ static const struct {
 #endif
 
 /* Written once by era_init(), before any other CPU or task runs; read-only after. */
-static enum era booted = ERA_BUILT;
+enum era era_booted = ERA_BUILT;
 
 const char *era_name(enum era e)
 {
@@ -70,11 +70,6 @@ int era_by_name(const char *name)
 	return -EINVAL;
 }
 
-enum era era_now(void)
-{
-	return booted;
-}
-
 /* Can this build be booted as era e? Only the build without the BKL is 2.6.39, and it is nothing else. */
 static bool built_for(enum era e)
 {
@@ -91,19 +86,19 @@ void era_init(void)
 	e = era_by_name(word);
 	if (e < 0) {
 		printk("era: unknown era=%s (want 2.0, 2.6.6, 2.6.8, 2.6.11 or 2.6.39); staying at %s\n",
-		       word, era_name(booted));
+		       word, era_name(era_booted));
 		return;
 	}
 	if (!built_for((enum era)e)) {
 		if (e == ERA_2_6_39)
 			printk("era: era=2.6.39 needs the kernel built without the BKL: make ERA=2.6.39, "
 			       "then boot build/era-2.6.39/kernel.elf. This kernel has the BKL: staying at %s\n",
-			       era_name(booted));
+			       era_name(era_booted));
 		else
 			printk("era: era=%s needs a kernel with the BKL (plain make): this one was built without "
-			       "it (make ERA=2.6.39), staying at %s\n", word, era_name(booted));
+			       "it (make ERA=2.6.39), staying at %s\n", word, era_name(era_booted));
 		return;
 	}
-	booted = (enum era)e;
-	printk("era: %s: %s\n", era_name(booted), era_summary(booted));
+	era_booted = (enum era)e;
+	printk("era: %s: %s\n", era_name(era_booted), era_summary(era_booted));
 }

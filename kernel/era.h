@@ -16,8 +16,15 @@ enum era {
 
 /* Take the boot word era= (before syscall_init() and procfs_init(), which ask for it). Boot CPU, once. */
 void era_init(void);
-/* The era this kernel booted in; it never changes while it runs. */
-enum era era_now(void);
+/*
+ * The era this kernel booted in; it never changes while it runs. Inline: the
+ * BKL asks on every lock_kernel() whether it is a semaphore (era=2.6.8).
+ */
+extern enum era era_booted;
+static inline enum era era_now(void)
+{
+	return era_booted;
+}
 /* "2.6.8"; and what the era means here, in a line. */
 const char *era_name(enum era e);
 const char *era_summary(enum era e);

@@ -59,20 +59,19 @@ int proc_write_spin_report_ms(const char *text)
 	return 0;
 }
 
-/* bkl_timing: 1 to time each BKL hold for /proc/bkl, 0 to count only (kernel/locking/bkl.c). */
+/* bkl_timing: which BKL holds /proc/bkl times: 0 none, 1 all, N one in N at random (kernel/locking/bkl_hold.h). */
 void proc_show_bkl_timing(struct procbuf *pb, void *arg)
 {
-	procbuf_printf(pb, "%d\n", bkl_timing_get() ? 1 : 0);
+	procbuf_printf(pb, "%u\n", bkl_timing_get());
 }
 
 int proc_write_bkl_timing(const char *text)
 {
-	uint32_t on;
+	uint32_t period;
 
-	if (parse_uint(text, 1, &on) < 0)
+	if (parse_uint(text, BKL_TIMING_MAX, &period) < 0)
 		return -EINVAL;
-	bkl_timing_set(on);
-	return 0;
+	return bkl_timing_set(period);
 }
 
 /* ioctl_mode: auto, serialized or unlocked (fs/ioctl/ioctl_mode.h). */

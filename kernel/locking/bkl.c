@@ -48,6 +48,7 @@
 
 #include "kernel/locking/atomic.h"
 #include "kernel/locking/lock_stat.h"
+#include "kernel/locking/bkl_hold.h"
 #include "kernel/locking/bkl_sem.h"
 #include "kernel/cmdline.h"
 #include "kernel/cpu.h"
@@ -74,15 +75,15 @@ static struct {
 	volatile uint16_t next;         /* next ticket to hand out */
 	struct task *holder;            /* the task holding it, or NULL */
 	int holder_cpu;
-	uint64_t acquired_at;           /* TSC when the holder got it */
+	struct bkl_hold hold;           /* the hold's timing (kernel/locking/bkl_hold.h) */
 	struct bkl_site *site;          /* the site charged for this hold */
 	int last_cpu;                   /* the CPU that took it last with lock_stat on, for its bounces */
-} kernel_flag = { 0, 0, NULL, -1, 0, NULL, -1 };       /* "kernel_flag": its name in Linux 2.0-2.6 */
+} kernel_flag = { .holder_cpu = -1, .last_cpu = -1 };  /* "kernel_flag": its name in Linux 2.0-2.6 */
 
 /*
  * The BKL's line in /proc/lock_stat; its contention points are lock_kernel()
- * sites. Its hold times are the ones bkl_timing already measures for /proc/bkl
- * (on by default): with bkl_timing=0, lock_stat counts the BKL's holds untimed.
+ * sites. Its hold times are those of the holds bkl_timing times for /proc/bkl
+ * (kernel/locking/bkl_hold.h): its holds column counts the timed ones only.
  */
 static struct lock_class bkl_class = { .name = "kernel_flag", .file = __FILE__, .line = __LINE__,
 				       .kind = LOCK_BKL };
@@ -90,15 +91,16 @@ static struct lock_class bkl_class = { .name = "kernel_flag", .file = __FILE__, 
 extern struct bkl_site bkl_sites_start[], bkl_sites_stop[];
 
 /*
- * Time each hold for the hold columns of /proc/bkl? Two TSC reads per hold,
- * the only part of the statistics that costs more than a few additions
- * (under QEMU's TCG a TSC read is a call into the emulator's clock). Like
- * Linux's /proc/sys/kernel/lock_stat: on by default here, since smpix is for
- * looking at; "bkl_timing=0" at boot or /proc/sys/kernel/bkl_timing turns it
- * off. A plain flag: a hold started untimed has acquired_at 0 and is not
- * charged, so flipping it while the lock is held is harmless.
+ * Which holds are timed for the hold columns of /proc/bkl: two TSC reads per
+ * timed hold, the only part of the statistics that costs more than a few
+ * additions (kernel/locking/bkl_hold.h). One in BKL_TIMING_DEFAULT by
+ * default; "bkl_timing=" at boot or /proc/sys/kernel/bkl_timing changes it.
+ * A plain word: a hold begun untimed is not charged, so changing it while
+ * the lock is held is harmless. The sampler's state is only touched by the
+ * BKL's holder, whichever BKL runs.
  */
-static volatile bool hold_timing = true;
+uint32_t bkl_timing_period = BKL_TIMING_DEFAULT;
+uint32_t bkl_sample_state = 2463534242u;        /* any non-zero seed */
 
 static void bkl_report(const char *what, const char *file, int line)
 {
@@ -241,45 +243,51 @@ static void bkl_stat_acquired(struct bkl_site *site, bool contended, uint64_t wa
 	kernel_flag.last_cpu = cpu_id();
 }
 
-void bkl_site_charge(struct bkl_site *site, bool reacquire, bool contended, uint64_t waited)
+/* The lock is ours (now: the TSC if we waited, else 0): say so, and start the hold. */
+static inline __attribute__((always_inline)) void bkl_become_holder(struct bkl_site *site, uint64_t now)
 {
-	if (reacquire)
-		site->reacquisitions++;
-	else
-		site->acquisitions++;
-	if (contended) {
-		site->contended++;
-		site->wait_cycles += waited;
-		if (waited > site->wait_max)
-			site->wait_max = waited;
-	}
+	kernel_flag.holder = current;
+	kernel_flag.holder_cpu = cpu_id();
+	bkl_hold_begin(&kernel_flag.hold, now);
+	kernel_flag.site = site;
 }
 
-/* Take the raw lock and charge the wait to site. Preemption must be off. */
+/*
+ * The slow path of bkl_raw_acquire(), out of line so that the fast one
+ * stays short (under TCG, a lock path that straddles a page costs a lookup
+ * per crossing: see LOCK_PATH_ALIGNED in spinlock.c): spin until ticket is
+ * served, then charge the wait to site and to the sites that held the lock
+ * meanwhile.
+ */
+static __attribute__((noinline)) void bkl_acquire_contended(struct bkl_site *site, uint16_t ticket, bool reacquire)
+{
+	struct blame_watch w;
+	uint64_t start = bkl_spin(site, ticket, &w), now = rdtsc();
+
+	bkl_become_holder(site, now);
+	/* We hold the BKL now: the statistics are ours to update. */
+	bkl_site_charge(site, reacquire, true, now - start);
+	blame_charge(site, &w, now);
+	if (__builtin_expect(lock_stat_on, 0))
+		bkl_stat_acquired(site, true, now - start, &w);
+	trace_bkl_acquire(site, reacquire, true, now - start);
+}
+
+/* Take the raw lock and charge the acquisition to site. Preemption must be off. */
 static inline __attribute__((always_inline)) void bkl_raw_acquire(struct bkl_site *site, bool reacquire)
 {
 	uint16_t ticket = __atomic_fetch_add(&kernel_flag.next, 1, __ATOMIC_ACQUIRE);
-	bool contended = READ_ONCE(kernel_flag.owner) != ticket;
-	struct blame_watch w;
-	uint64_t start = 0, now;
 
-	/* Read the clock for the wait only when there is one: uncontended, one TSC read per hold. */
-	if (contended)
-		start = bkl_spin(site, ticket, &w);
-	now = (contended || hold_timing) ? rdtsc() : 0;
-	kernel_flag.holder = current;
-	kernel_flag.holder_cpu = cpu_id();
-	kernel_flag.acquired_at = hold_timing ? now : 0;
-	kernel_flag.site = site;
-
-	/* We hold the BKL now: the statistics are ours to update. */
-	bkl_site_charge(site, reacquire, contended, contended ? now - start : 0);
-	if (contended) {
-		blame_charge(site, &w, now);
+	if (__builtin_expect(READ_ONCE(kernel_flag.owner) != ticket, 0)) {
+		bkl_acquire_contended(site, ticket, reacquire);
+		return;
 	}
+	/* Uncontended: no clock read unless this hold is one bkl_hold.h times. */
+	bkl_become_holder(site, 0);
+	bkl_site_charge(site, reacquire, false, 0);
 	if (__builtin_expect(lock_stat_on, 0))
-		bkl_stat_acquired(site, contended, now - start, &w);
-	trace_bkl_acquire(site, reacquire, contended, contended ? now - start : 0);
+		bkl_stat_acquired(site, false, 0, NULL);
+	trace_bkl_acquire(site, reacquire, false, 0);
 }
 
 /*
@@ -290,16 +298,12 @@ static inline __attribute__((always_inline)) void bkl_raw_release(bool for_switc
 {
 	struct bkl_site *site = kernel_flag.site;
 
-	trace_bkl_release(site, for_switch);
-	if (kernel_flag.acquired_at) {
-		uint64_t held = rdtsc() - kernel_flag.acquired_at;
+	uint64_t held;
 
-		site->hold_cycles += held;
-		if (held > site->hold_max)
-			site->hold_max = held;
-		if (__builtin_expect(lock_stat_on, 0))
-			lock_stat_held(&bkl_class, held);
-	}
+	trace_bkl_release(site, for_switch);
+	held = bkl_hold_end(&kernel_flag.hold, site);
+	if (__builtin_expect(lock_stat_on, 0) && held)
+		lock_stat_held(&bkl_class, held);
 	kernel_flag.holder = NULL;
 	kernel_flag.holder_cpu = -1;
 	kernel_flag.site = NULL;
@@ -307,7 +311,14 @@ static inline __attribute__((always_inline)) void bkl_raw_release(bool for_switc
 	__atomic_store_n(&kernel_flag.owner, (uint16_t)(kernel_flag.owner + 1), __ATOMIC_RELEASE);
 }
 
-void lock_kernel_site(struct bkl_site *site)
+/*
+ * The uncontended pair starts on a 512-byte boundary, each function shorter
+ * than that, so neither straddles a page: under TCG a jump across a page
+ * is not chained and costs a lookup (LOCK_PATH_ALIGNED in spinlock.c).
+ */
+#define BKL_PATH_ALIGNED __attribute__((aligned(512)))
+
+BKL_PATH_ALIGNED void lock_kernel_site(struct bkl_site *site)
 {
 	struct task *t = current;
 
@@ -338,7 +349,7 @@ void lock_kernel_site(struct bkl_site *site)
 	preempt_enable();
 }
 
-void unlock_kernel_site(const char *file, int line)
+BKL_PATH_ALIGNED void unlock_kernel_site(const char *file, int line)
 {
 	struct task *t = current;
 
@@ -436,29 +447,42 @@ void bkl_stats_reset(void)
 	lock_kernel();
 	for (struct bkl_site *s = bkl_sites_start; s < bkl_sites_stop; s++) {
 		s->acquisitions = s->contended = s->reacquisitions = 0;
-		s->wait_cycles = s->wait_max = s->hold_cycles = s->hold_max = 0;
+		s->wait_cycles = s->wait_max = s->hold_cycles = s->hold_max = s->timed_holds = 0;
 	}
 	nblame = 0;
 	blame_lost = 0;
 	unlock_kernel();
 }
 
-bool bkl_timing_get(void)
+uint32_t bkl_timing_get(void)
 {
-	return READ_ONCE(hold_timing);
+	return READ_ONCE(bkl_timing_period);
 }
 
-void bkl_timing_set(bool on)
+int bkl_timing_set(uint32_t period)
 {
-	WRITE_ONCE(hold_timing, on);
+	if (period > BKL_TIMING_MAX || (period & (period - 1)))
+		return -EINVAL;
+	WRITE_ONCE(bkl_timing_period, period);
+	return 0;
 }
 
 void bkl_timing_init(void)
 {
 	const char *v = cmdline_get("bkl_timing");
+	uint32_t period = 0;
+	bool digits;
 
-	if (v && strcmp(v, "0") == 0)
-		bkl_timing_set(false);
+	if (!v)
+		return;
+	digits = *v != '\0';
+	for (const char *p = v; digits && *p; p++) {
+		digits = *p >= '0' && *p <= '9' && period <= BKL_TIMING_MAX;
+		period = period * 10 + (uint32_t)(*p - '0');
+	}
+	if (!digits || bkl_timing_set(period) < 0)
+		printk("bkl: bkl_timing=%s is not 0 or a power of two up to %d; timing one hold in %u\n", v,
+		       BKL_TIMING_MAX, bkl_timing_get());
 }
 
 #endif /* CONFIG_BKL */

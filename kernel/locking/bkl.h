@@ -2,6 +2,8 @@
 #ifndef KERNEL_BKL_H
 #define KERNEL_BKL_H
 
+#include "kernel/era.h"
+#include "kernel/uapi/errno.h"
 #include "kernel/types.h"
 
 /*
@@ -16,6 +18,10 @@
 #endif
 
 struct task;
+
+/* /proc/sys/kernel/bkl_timing's default and largest period (kernel/locking/bkl_hold.h). */
+#define BKL_TIMING_DEFAULT 16
+#define BKL_TIMING_MAX 1024
 
 /*
  * One of these exists for every place in the source that calls lock_kernel():
@@ -32,7 +38,8 @@ struct bkl_site {
 	uint64_t contended;             /* ... that found the lock taken and had to spin */
 	uint64_t reacquisitions;        /* times its holder slept and took the lock back */
 	uint64_t wait_cycles, wait_max; /* TSC cycles spent spinning for the lock */
-	uint64_t hold_cycles, hold_max; /* TSC cycles the lock was held from here */
+	uint64_t hold_cycles, hold_max; /* TSC cycles the lock was held from here (an estimate: bkl_hold.h) */
+	uint64_t timed_holds;           /* holds timed for hold_cycles: all of them with bkl_timing=1 */
 } __attribute__((aligned(8)));          /* sizeof must be the stride between sites in the section */
 
 #ifdef CONFIG_BKL
@@ -43,7 +50,7 @@ void unlock_kernel_site(const char *file, int line);
 	do {                                                                            \
 		static struct bkl_site bkl_site_                                        \
 			__attribute__((section(".bkl_sites"), aligned(8))) =             \
-				{ __FILE__, __LINE__, __func__, 0, 0, 0, 0, 0, 0, 0 };  \
+				{ __FILE__, __LINE__, __func__, 0, 0, 0, 0, 0, 0, 0, 0 };  \
 		lock_kernel_site(&bkl_site_);                                           \
 	} while (0)
 #define unlock_kernel() unlock_kernel_site(__FILE__, __LINE__)
@@ -77,16 +84,24 @@ struct bkl_blame {
 };
 /* The table (call with the BKL held: it protects it); *lost: charges that found it full. */
 int bkl_blame_table(const struct bkl_blame **out, uint64_t *lost);
-/* Hold-time statistics on or off (/proc/sys/kernel/bkl_timing, boot word bkl_timing=0). */
-bool bkl_timing_get(void);
-void bkl_timing_set(bool on);
+/*
+ * Which BKL holds are timed (/proc/sys/kernel/bkl_timing, boot word
+ * bkl_timing=): 0 none, 1 every one, N (a power of two up to
+ * BKL_TIMING_MAX) one in N at random. See kernel/locking/bkl_hold.h.
+ */
+uint32_t bkl_timing_get(void);
+int bkl_timing_set(uint32_t period);    /* -EINVAL unless 0 or a power of two <= BKL_TIMING_MAX */
 void bkl_timing_init(void);
 
 /*
  * era=2.6.8: the BKL is a sleeping semaphore (kernel/locking/bkl_sem.c), so
- * its holder may be preempted and its waiters sleep. Fixed at boot.
+ * its holder may be preempted and its waiters sleep. Fixed at boot. Inline:
+ * every lock_kernel() asks.
  */
-bool bkl_is_semaphore(void);
+static inline bool bkl_is_semaphore(void)
+{
+	return era_now() == ERA_2_6_8;
+}
 
 /* Used only by schedule(): drop the lock for a sleeping holder, take it back on return. */
 void bkl_release_for_switch(struct task *prev);
@@ -117,8 +132,8 @@ static inline void bkl_get_state(struct bkl_state *st)
 static inline struct bkl_site *bkl_sites_begin(void) { return NULL; }
 static inline struct bkl_site *bkl_sites_end(void) { return NULL; }
 static inline void bkl_stats_reset(void) { }
-static inline bool bkl_timing_get(void) { return false; }
-static inline void bkl_timing_set(bool on) { }
+static inline uint32_t bkl_timing_get(void) { return 0; }
+static inline int bkl_timing_set(uint32_t period) { return period ? -EINVAL : 0; }
 static inline void bkl_timing_init(void) { }
 static inline bool bkl_is_semaphore(void) { return false; }
 static inline void bkl_release_for_switch(struct task *prev) { }

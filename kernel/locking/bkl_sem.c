@@ -38,6 +38,7 @@
 #include "kernel/era.h"
 #include "kernel/list.h"
 #include "kernel/locking/atomic.h"
+#include "kernel/locking/bkl_hold.h"
 #include "kernel/locking/spinlock.h"
 #include "kernel/panic.h"
 #include "kernel/sched/sched.h"
@@ -61,18 +62,13 @@ static struct {
 	int holder_cpu;                 /* where the holder took it (it may have moved since) */
 	struct list_head waiters;       /* of struct sem_waiter, first come first served */
 	int nwaiting;
-	uint64_t acquired_at;           /* TSC when the holder got it, 0: not timed */
+	struct bkl_hold hold;           /* the hold's timing (kernel/locking/bkl_hold.h) */
 	struct bkl_site *site;          /* the site charged for this hold */
 } kernel_sem = {
 	.lock = SPINLOCK_INIT("kernel_sem"),
 	.holder_cpu = -1,
 	.waiters = { &kernel_sem.waiters, &kernel_sem.waiters },
 };
-
-bool bkl_is_semaphore(void)
-{
-	return era_now() == ERA_2_6_8;
-}
 
 /*
  * down(): take the semaphore, sleeping while someone else has it, and charge
@@ -110,8 +106,8 @@ static void sem_down(struct bkl_site *site, bool reacquire)
 	spin_unlock_irqrestore(&kernel_sem.lock, flags);
 
 	/* We hold the BKL now: its statistics are ours to update. */
-	now = (contended || bkl_timing_get()) ? rdtsc() : 0;
-	kernel_sem.acquired_at = bkl_timing_get() ? now : 0;
+	now = contended ? rdtsc() : 0;
+	bkl_hold_begin(&kernel_sem.hold, now);
 	kernel_sem.site = site;
 	bkl_site_charge(site, reacquire, contended, contended ? now - start : 0);
 }
@@ -126,15 +122,8 @@ static void sem_up(void)
 	if (kernel_sem.holder != current)
 		panic("BKL semaphore: released by task %d (%s), which does not hold it", current->pid,
 		      current->name);
-	if (kernel_sem.acquired_at) {
-		uint64_t held = rdtsc() - kernel_sem.acquired_at;
-
-		site->hold_cycles += held;
-		if (held > site->hold_max)
-			site->hold_max = held;
-	}
+	bkl_hold_end(&kernel_sem.hold, site);
 	kernel_sem.site = NULL;
-	kernel_sem.acquired_at = 0;
 	spin_lock_irqsave(&kernel_sem.lock, flags);
 	if (!list_empty(&kernel_sem.waiters)) {
 		w = list_first_entry(&kernel_sem.waiters, struct sem_waiter, link);

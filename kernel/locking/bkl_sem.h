@@ -11,11 +11,5 @@ void bkl_sem_unlock(struct task *t);
 void bkl_sem_release_for_switch(struct task *prev);
 void bkl_sem_reacquire_after_switch(struct task *next);
 void bkl_sem_get_state(struct bkl_state *st);
-/*
- * kernel/locking/bkl.c: charge an acquisition to site (its holder just got
- * the lock): counted as a reacquisition after a sleep or not, and if it was
- * contended, the cycles it waited. The same statistics, whichever BKL runs.
- */
-void bkl_site_charge(struct bkl_site *site, bool reacquire, bool contended, uint64_t waited);
 
 #endif

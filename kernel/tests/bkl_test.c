@@ -135,7 +135,7 @@ KTEST(bkl_contention_from_all_cpus_is_exact)
 	group_wait(&contention_group);
 	KT_ASSERT_EQ(bkl_counter, (unsigned long)workers * CONTENTION_ROUNDS);
 	KT_ASSERT_EQ(site->acquisitions - before, (uint64_t)workers * CONTENTION_ROUNDS);
-	KT_ASSERT(site->hold_cycles > 0);
+	KT_ASSERT(site->hold_cycles > 0);       /* CONTENTION_ROUNDS holds, one in 16 timed at least */
 	KT_ASSERT(site->contended <= site->acquisitions);
 }
 
@@ -152,6 +152,7 @@ KTEST(bkl_statistics_count_each_site)
 {
 	struct bkl_site *sites[2];
 	uint64_t before[2];
+	uint32_t period;
 	int n = 0;
 
 	for (struct bkl_site *s = bkl_sites_begin(); s < bkl_sites_end(); s++)
@@ -165,12 +166,64 @@ KTEST(bkl_statistics_count_each_site)
 	}
 	before[0] = sites[0]->acquisitions;
 	before[1] = sites[1]->acquisitions;
+	period = bkl_timing_get();
+	KT_ASSERT_EQ(bkl_timing_set(1), 0);     /* time every hold: five are too few to sample */
 	for (int i = 0; i < 5; i++)
 		bkl_stats_probe();
+	bkl_timing_set(period);
 	KT_ASSERT_EQ(sites[0]->acquisitions - before[0], 5);    /* the outer call */
 	KT_ASSERT_EQ(sites[1]->acquisitions - before[1], 0);    /* nested: not an acquisition */
 	KT_ASSERT(sites[0]->hold_cycles > 0);
 	KT_ASSERT(sites[0]->line < sites[1]->line);
+}
+
+/* A site of its own for the sampling test: one uncontended pair. */
+static void bkl_sampled_probe(void)
+{
+	lock_kernel();
+	unlock_kernel();
+}
+
+/* Its timed holds after n pairs with bkl_timing set to period; the site's statistics zeroed first. */
+static uint64_t timed_holds_after(struct bkl_site *site, uint32_t period, int n)
+{
+	uint32_t was = bkl_timing_get();
+
+	lock_kernel();          /* the BKL protects the site's counters */
+	site->timed_holds = site->hold_cycles = site->hold_max = 0;
+	unlock_kernel();
+	if (bkl_timing_set(period) < 0)
+		return ~0ull;
+	for (int i = 0; i < n; i++)
+		bkl_sampled_probe();
+	bkl_timing_set(was);
+	return site->timed_holds;
+}
+
+/*
+ * bkl_timing=N times one uncontended hold in N, at random, and counts its
+ * time N times over (kernel/locking/bkl_hold.h): 3200 holds at N = 16 time
+ * about 200 (the bounds are seven standard deviations of a binomial count),
+ * and every timed hold weighs 16, so the total is at least 16 times the
+ * longest. 1 times all, 0 none; anything but 0 or a power of two is refused.
+ */
+KTEST(bkl_timing_samples_one_hold_in_n)
+{
+	struct bkl_site *site = find_site("bkl_sampled_probe");
+	uint32_t booted = bkl_timing_get();
+	uint64_t timed;
+
+	KT_ASSERT(site != NULL);
+	timed = timed_holds_after(site, 16, 3200);
+	KT_ASSERT(timed >= 100 && timed <= 300);
+	KT_ASSERT(site->hold_max > 0 && site->hold_cycles >= 16 * site->hold_max);
+	KT_ASSERT_EQ(timed_holds_after(site, 1, 500), 500);
+	KT_ASSERT(site->hold_cycles >= site->hold_max && site->hold_max > 0);
+	KT_ASSERT_EQ(timed_holds_after(site, 0, 500), 0);
+	KT_ASSERT_EQ(site->hold_cycles, 0);
+	KT_ASSERT_EQ(bkl_timing_set(3), -EINVAL);
+	KT_ASSERT_EQ(bkl_timing_set(BKL_TIMING_MAX * 2), -EINVAL);
+	KT_ASSERT_EQ(bkl_timing_get(), booted);        /* nothing above kept a change */
 }
 
 /* Misuse must be reported (the harness checks the BUG lines), never silently tolerated. */

@@ -9,7 +9,7 @@ import sys
 RUN = re.compile(r"^ioctlbench: run dev=(\S+) policy=(\S+) procs=(\d+) cpus=(\d+) calls=(\d+) "
                  r"spins=\d+ sleep_us=(\d+) ns=(\d+) cps=(\d+) counted=(\d+) lost=(\d+) per_cpu=(\S+)$", re.M)
 LAT = re.compile(r"^ioctlbench: latency name=(\S+) ops=(\d+) ns_per_op=([\d.]+)$", re.M)
-LAT_NAMES = {"getpid", "ioctl_unlocked", "ioctl_bkl", "bkl_pair", "bkl_pair_untimed", "spinlock_pair",
+LAT_NAMES = {"getpid", "ioctl_unlocked", "ioctl_bkl", "bkl_pair", "bkl_pair_every_hold", "bkl_pair_untimed", "spinlock_pair",
              "context_switch", "fork_exec_exit"}
 
 

@@ -36,8 +36,9 @@
  * for the runs and put back after).
  *
  * -l measures latencies instead: a null syscall (getpid), an ioctl with
- * and without the BKL, an uncontended BKL pair (with and without its hold
- * timing, /proc/sys/kernel/bkl_timing) next to a spinlock pair,
+ * and without the BKL, an uncontended BKL pair (with its hold timing as by
+ * default, one hold in 16; timing every hold; and none, see
+ * /proc/sys/kernel/bkl_timing) next to a spinlock pair,
  * a context switch (pipe ping-pong on one CPU), and fork+exec+exit.
  *
  * Output is one "ioctlbench: KIND key=value ..." line per result, which
@@ -625,23 +626,34 @@ static int lock_cost(struct bench_lock_cost *c)
 	return r;
 }
 
-/* The BKL pair with its hold timing (the default) and without (bkl_timing=0), and a spinlock pair. */
+/* The BKL pair timed with bkl_timing set to period ("0": untimed), into *c. */
+static int lock_cost_at(const char *period, struct bench_lock_cost *c)
+{
+	return write_knob(TIMING_FILE, period) < 0 ? -1 : lock_cost(c);
+}
+
+/*
+ * The BKL pair with its hold timing as by default (bkl_timing=16: one hold
+ * in 16 timed, kernel/locking/bkl_hold.h), timing every hold (1) and none
+ * (0), and a spinlock pair.
+ */
 static int lat_lock_pairs(unsigned n)
 {
-	struct bench_lock_cost timed = { n, 0, 0, 0 }, untimed = { n, 0, 0, 0 };
-	char old[8] = "1";
+	struct bench_lock_cost sampled = { n, 0, 0, 0 }, every = { n, 0, 0, 0 }, untimed = { n, 0, 0, 0 };
+	unsigned long long spin;
+	char old[8] = "16";
 	int r;
 
 	read_knob(TIMING_FILE, old, sizeof(old));
-	if (write_knob(TIMING_FILE, "1") < 0 || lock_cost(&timed) < 0)
-		return -1;
-	r = write_knob(TIMING_FILE, "0") < 0 ? -1 : lock_cost(&untimed);
+	r = lock_cost_at("16", &sampled) < 0 || lock_cost_at("1", &every) < 0 || lock_cost_at("0", &untimed) < 0;
 	write_knob(TIMING_FILE, old);
-	if (r < 0)
+	if (r)
 		return -1;
-	report("bkl_pair", timed.bkl_ns, n);
+	report("bkl_pair", sampled.bkl_ns, n);
+	report("bkl_pair_every_hold", every.bkl_ns, n);
 	report("bkl_pair_untimed", untimed.bkl_ns, n);
-	report("spinlock_pair", timed.spin_ns < untimed.spin_ns ? timed.spin_ns : untimed.spin_ns, n);
+	spin = sampled.spin_ns < every.spin_ns ? sampled.spin_ns : every.spin_ns;
+	report("spinlock_pair", spin < untimed.spin_ns ? spin : untimed.spin_ns, n);
 	return 0;
 }
 

@@ -524,19 +524,26 @@ static long ioctl_hold_cycles_after(int n)
 	return bkl_site_column("fs/ioctl/vfs_ioctl.c:", 5);
 }
 
-/* /proc/sys/kernel/bkl_timing: 0 counts BKL holds without timing them, 1 times them too. */
+/*
+ * /proc/sys/kernel/bkl_timing: 0 counts BKL holds without timing them, 1
+ * times every one, N (a power of two) one in N at random, 16 by default.
+ */
 static void t_bkl_timing(void)
 {
 	char buf[8] = "";
 
-	CHECK(gt_read_file("/proc/sys/kernel/bkl_timing", buf, sizeof(buf)) == 2 && buf[0] == '1');
+	CHECK(gt_read_file("/proc/sys/kernel/bkl_timing", buf, sizeof(buf)) == 3 && strncmp(buf, "16\n", 3) == 0);
 	CHECK(gt_write_file("/proc/sys/kernel/bkl_timing", "0") > 0);
 	CHECK(ioctl_hold_cycles_after(20) == 0);
 	CHECK(gt_write_file("/proc/sys/kernel/bkl_timing", "1") > 0);
 	CHECK(ioctl_hold_cycles_after(20) > 0);
-	CHECK(gt_write_file("/proc/sys/kernel/bkl_timing", "2") == -EINVAL);
+	CHECK(gt_write_file("/proc/sys/kernel/bkl_timing", "4") > 0);
+	CHECK(ioctl_hold_cycles_after(400) > 0);        /* (3/4)^400: never all untimed */
+	CHECK(gt_write_file("/proc/sys/kernel/bkl_timing", "3") == -EINVAL);
+	CHECK(gt_write_file("/proc/sys/kernel/bkl_timing", "2048") == -EINVAL);
 	CHECK(gt_write_file("/proc/sys/kernel/bkl_timing", "on") == -EINVAL);
-	CHECK(gt_read_file("/proc/sys/kernel/bkl_timing", buf, sizeof(buf)) == 2 && buf[0] == '1');
+	CHECK(gt_write_file("/proc/sys/kernel/bkl_timing", "16") > 0);
+	CHECK(gt_read_file("/proc/sys/kernel/bkl_timing", buf, sizeof(buf)) == 3 && strncmp(buf, "16\n", 3) == 0);
 }
 
 static void t_bkl_sites_of_2004(void)
