@@ -49,8 +49,7 @@ static int for_each_process(bool (*match)(const struct task *, int), int key,
 
 		if (is_live_process(t) && match(t, key)) {
 			n++;
-			if (fn)
-				fn(t, arg);
+			fn(t, arg);
 		}
 	}
 	spin_unlock_irqrestore(&tasks_lock, flags);
@@ -62,41 +61,41 @@ static bool in_group(const struct task *t, int pgid)
 	return t->pgid == pgid;
 }
 
-/* Does group pgid have a member in session sid? Needs proc_lock. */
-static bool group_in_session(int pgid, int sid)
+#define ANY_SESSION (-1)               /* for group_member(): sids are pids, never negative */
+
+/*
+ * A live member of process group pgid in session sid (any session: ANY_SESSION),
+ * the first in all_tasks; NULL if there is none. Needs proc_lock, which also keeps
+ * the member from being freed while the caller looks at it.
+ */
+static struct task *group_member(int pgid, int sid)
 {
 	struct list_head *pos;
+	struct task *member = NULL;
 	uint32_t flags;
-	bool found = false;
 
+	assert_spin_held(&proc_lock);
 	spin_lock_irqsave(&tasks_lock, flags);
 	list_for_each(pos, &all_tasks) {
 		struct task *t = list_entry(pos, struct task, all_link);
 
-		if (is_live_process(t) && t->pgid == pgid && t->sid == sid)
-			found = true;
-	}
-	spin_unlock_irqrestore(&tasks_lock, flags);
-	return found;
-}
-
-int pgrp_session(int pgid)
-{
-	struct list_head *pos;
-	uint32_t flags;
-	int sid = -ESRCH;
-
-	spin_lock(&proc_lock);
-	spin_lock_irqsave(&tasks_lock, flags);
-	list_for_each(pos, &all_tasks) {
-		struct task *t = list_entry(pos, struct task, all_link);
-
-		if (is_live_process(t) && t->pgid == pgid) {
-			sid = t->sid;
+		if (is_live_process(t) && t->pgid == pgid && (sid == ANY_SESSION || t->sid == sid)) {
+			member = t;
 			break;
 		}
 	}
 	spin_unlock_irqrestore(&tasks_lock, flags);
+	return member;
+}
+
+int pgrp_session(int pgid)
+{
+	struct task *t;
+	int sid;
+
+	spin_lock(&proc_lock);
+	t = group_member(pgid, ANY_SESSION);
+	sid = t ? t->sid : -ESRCH;
 	spin_unlock(&proc_lock);
 	return sid;
 }
@@ -167,7 +166,7 @@ long sys_setpgid(int pid, int pgid)
 		r = -EACCES;            /* a child that has exec'd is no longer ours to move */
 	} else if (t->sid == t->pid) {
 		r = -EPERM;             /* a session leader stays the leader of its group */
-	} else if (pgid != pid && !group_in_session(pgid, me->sid)) {
+	} else if (pgid != pid && !group_member(pgid, me->sid)) {
 		r = -EPERM;             /* only a group of our own session may be joined */
 	} else {
 		t->pgid = pgid;
@@ -221,7 +220,7 @@ long sys_setsid(void)
 	int r;
 
 	spin_lock(&proc_lock);
-	if (for_each_process(in_group, me->pid, NULL, 0)) {
+	if (group_member(me->pid, ANY_SESSION)) {
 		r = -EPERM;
 	} else {
 		me->pgid = me->sid = me->pid;

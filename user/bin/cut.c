@@ -124,23 +124,13 @@ static void cut_line(const char *line, size_t len, int fields, char delim, int o
 static void cut_file(FILE *f, int fields, char delim, int only_delimited)
 {
 	char *line = NULL;
-	size_t len = 0, cap = 0;
-	int c;
+	size_t cap = 0;
+	ssize_t len;
 
-	for (;;) {
-		c = fgetc(f);
-		if (c != EOF && c != '\n') {
-			if (len + 1 >= cap)
-				line = realloc(line, cap = cap ? cap * 2 : 256);
-			line[len++] = (char)c;
-			continue;
-		}
-		if (c == EOF && len == 0)
-			break;
-		cut_line(line ? line : "", len, fields, delim, only_delimited);
-		len = 0;
-		if (c == EOF)
-			break;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		if (line[len - 1] == '\n')
+			len--;
+		cut_line(line, (size_t)len, fields, delim, only_delimited);
 	}
 	free(line);
 	flush();

@@ -6,32 +6,12 @@
 #include <string.h>
 #include <unistd.h>
 
-static char *read_line(FILE *f)
-{
-	size_t len = 0, cap = 128;
-	char *s = malloc(cap);
-	int c;
-
-	while ((c = fgetc(f)) != EOF) {
-		if (len + 2 > cap)
-			s = realloc(s, cap *= 2);
-		s[len++] = (char)c;
-		if (c == '\n')
-			break;
-	}
-	if (len == 0) {
-		free(s);
-		return NULL;
-	}
-	s[len] = '\0';
-	return s;
-}
-
 int main(int argc, char **argv)
 {
 	long n = 10, seen = 0, i;
 	FILE *f = stdin;
-	char **ring, *line;
+	char **ring, *line = NULL;
+	size_t cap = 0;
 	int c;
 
 	/* The historic form: -N means -n N. */
@@ -55,9 +35,9 @@ int main(int argc, char **argv)
 	if (n == 0)
 		return 0;
 	ring = calloc(n, sizeof(char *));
-	while ((line = read_line(f))) {
+	while (getline(&line, &cap, f) > 0) {
 		free(ring[seen % n]);
-		ring[seen++ % n] = line;
+		ring[seen++ % n] = strdup(line);
 	}
 	for (i = seen > n ? seen - n : 0; i < seen; i++)
 		fputs(ring[i % n], stdout);

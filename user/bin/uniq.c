@@ -12,30 +12,6 @@
 
 static int count, only_dups, only_uniq;
 
-/* A whole line of any length, newline included; NULL at the end. */
-static char *read_line(FILE *f)
-{
-	size_t len = 0, cap = 128;
-	char *s = malloc(cap);
-	int c;
-
-	while ((c = fgetc(f)) != EOF) {
-		if (len + 2 > cap)
-			s = realloc(s, cap *= 2);
-		s[len++] = (char)c;
-		if (c == '\n')
-			break;
-	}
-	if (len == 0) {
-		free(s);
-		return NULL;
-	}
-	if (s[len - 1] != '\n')
-		s[len++] = '\n';
-	s[len] = '\0';
-	return s;
-}
-
 static void emit(const char *line, long n)
 {
 	if ((only_dups && n < 2) || (only_uniq && n > 1))
@@ -49,7 +25,9 @@ static void emit(const char *line, long n)
 int main(int argc, char **argv)
 {
 	FILE *in = stdin;
-	char *prev = NULL, *line;
+	char *prev = NULL, *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
 	long n = 0;
 	int c, fd;
 
@@ -78,20 +56,24 @@ int main(int argc, char **argv)
 		dup2(fd, 1);
 		close(fd);
 	}
-	while ((line = read_line(in))) {
+	while ((len = getline(&line, &cap, in)) > 0) {
+		if (line[len - 1] != '\n') {           /* the last line, without its newline: give it one */
+			line = realloc(line, cap = (size_t)len + 2);
+			strcpy(line + len, "\n");
+		}
 		if (prev && strcmp(prev, line) == 0) {
 			n++;
-			free(line);
 			continue;
 		}
 		if (prev)
 			emit(prev, n);
 		free(prev);
-		prev = line;
+		prev = strdup(line);
 		n = 1;
 	}
 	if (prev)
 		emit(prev, n);
 	free(prev);
+	free(line);
 	return 0;
 }

@@ -9,6 +9,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#include <sys/types.h>                  /* ssize_t */
+
 #include "kernel/lib/format.h"          /* snprintf, vsnprintf: shared with the kernel */
 
 #define EOF (-1)
@@ -45,6 +47,7 @@ int fgetc(FILE *f);
 #define getc(f) fgetc(f)
 int getchar(void);
 char *fgets(char *buf, int size, FILE *f);
+ssize_t getline(char **line, size_t *cap, FILE *f);
 size_t fread(void *p, size_t size, size_t n, FILE *f);
 int feof(FILE *f);
 int ferror(FILE *f);

@@ -206,6 +206,40 @@ char *fgets(char *buf, int size, FILE *f)
 	return buf;
 }
 
+/*
+ * getline(3): the next line of f, of any length, newline included (the last
+ * line may lack one), NUL-terminated in *line, which is grown with realloc()
+ * and its size kept in *cap (both may start as NULL and 0). The line's
+ * length, which counts any NUL bytes in it; -1 at the end of the input, or
+ * with errno ENOMEM if the line does not fit in memory.
+ */
+ssize_t getline(char **line, size_t *cap, FILE *f)
+{
+	size_t len = 0;
+	int c;
+
+	while ((c = fgetc(f)) != EOF) {
+		if (len + 2 > *cap) {
+			size_t more = *cap ? *cap * 2 : 128;
+			char *p = realloc(*line, more);
+
+			if (!p) {
+				errno = ENOMEM;
+				return -1;
+			}
+			*line = p;
+			*cap = more;
+		}
+		(*line)[len++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	if (len == 0)
+		return -1;
+	(*line)[len] = '\0';
+	return (ssize_t)len;
+}
+
 size_t fread(void *p, size_t size, size_t n, FILE *f)
 {
 	char *out = p;

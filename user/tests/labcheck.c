@@ -50,21 +50,42 @@ static unsigned long long number_after(const char *text, const char *word)
 	return v;
 }
 
-/* Start one worker per CPU, pinned there, running fn(cpu); 1 if all exited 0. */
-static int on_every_cpu(void (*fn)(int cpu))
+/*
+ * Start one worker per CPU (WORKERS_MAX at most): worker i runs fn(i), pinned
+ * to CPU i if pin, and exits 0 unless fn exited first. Their pids into pids
+ * (a pid <= 0: that fork failed); how many there are.
+ */
+static int start_workers(void (*fn)(int i), int pin, int *pids)
 {
-	int pids[WORKERS_MAX], n = MIN(ncpus, WORKERS_MAX), ok = 1;
+	int n = MIN(ncpus, WORKERS_MAX);
 
 	for (int i = 0; i < n; i++) {
 		if ((pids[i] = gt_fork()) == 0) {
-			gt_pin_to_cpu(i);
+			if (pin)
+				gt_pin_to_cpu(i);
 			fn(i);
 			gt_exit(0);
 		}
 	}
+	return n;
+}
+
+/* One worker per CPU, pinned there, running fn(cpu); 1 if all exited 0. */
+static int on_every_cpu(void (*fn)(int cpu))
+{
+	int pids[WORKERS_MAX], n = start_workers(fn, 1, pids), ok = 1;
+
 	for (int i = 0; i < n; i++)
 		ok &= pids[i] > 0 && gt_wait(pids[i]) == 0;
 	return ok;
+}
+
+/* A worker's loop: rounds calls of ioctl(fd, cmd, arg); the worker exits 1 at the first that fails. */
+static void ioctl_rounds(int fd, unsigned cmd, const void *arg, int rounds)
+{
+	for (int k = 0; k < rounds; k++)
+		if (gt_ioctl(fd, cmd, arg) != 0)
+			gt_exit(1);
 }
 
 /* ---- lab 5: /dev/tally ------------------------------------------------------------- */
@@ -76,9 +97,7 @@ static void tally_worker(int cpu)
 {
 	struct tally_add a = { shared_slot ? 0 : (unsigned)cpu % TALLY_SLOTS, TALLY_SPINS };
 
-	for (int k = 0; k < TALLY_UPDATES; k++)
-		if (gt_ioctl(tally_fd, TALLY_ADD, &a) != 0)
-			gt_exit(1);
+	ioctl_rounds(tally_fd, TALLY_ADD, &a, TALLY_UPDATES);
 }
 
 /* Hammer /dev/tally from every CPU under one ioctl= policy; then read it. */
@@ -411,17 +430,27 @@ static int ledger_wait(const int *pids, int n, int *done)
 		}                                                                       \
 	} while (0)
 
+/* A worker making rounds transfers of amount from one account to another; its pid. */
 static int ledger_child(unsigned from, unsigned to, int amount, unsigned delay_us, int rounds)
 {
 	int pid = gt_fork();
 
 	if (pid == 0) {
-		for (int k = 0; k < rounds; k++)
-			if (transfer(from, to, amount, delay_us) != 0)
-				gt_exit(1);
+		struct ledger_transfer t = { from, to, amount, delay_us };
+
+		ioctl_rounds(ledger_fd, LEDGER_TRANSFER, &t, rounds);
 		gt_exit(0);
 	}
 	return pid;
+}
+
+/* Worker i of t_ledger_without_the_bkl: between the branches, even ones from branch 0 to 1, odd ones back. */
+static void ledger_crossing_worker(int i)
+{
+	unsigned a = (unsigned)(i / 2) % LEDGER_PER_BRANCH, b = LEDGER_PER_BRANCH + (a + 1) % LEDGER_PER_BRANCH;
+	struct ledger_transfer t = { i % 2 ? b : a, i % 2 ? a : b, 1, 0 };
+
+	ioctl_rounds(ledger_fd, LEDGER_TRANSFER, &t, LEDGER_ROUNDS);
 }
 
 static void t_ledger_bad_input(void)
@@ -473,16 +502,11 @@ static void t_ledger_without_the_bkl(void)
 {
 	char hot[200];
 	unsigned long long total, ledger_acq, n = (unsigned long long)MIN(ncpus, WORKERS_MAX) * LEDGER_ROUNDS;
-
-	int pids[WORKERS_MAX], done[WORKERS_MAX], nw = MIN(ncpus, WORKERS_MAX);
+	int pids[WORKERS_MAX], done[WORKERS_MAX], nw;
 
 	CHECK(gt_ioctl(ledger_fd, LEDGER_RESET, 0) == 0);
 	CHECK(gt_write_file("/proc/bkl", "0") > 0);
-	for (int i = 0; i < nw; i++) {         /* between the branches, both ways */
-		unsigned a = (unsigned)(i / 2) % LEDGER_PER_BRANCH, b = LEDGER_PER_BRANCH + (a + 1) % LEDGER_PER_BRANCH;
-
-		pids[i] = i % 2 ? ledger_child(b, a, 1, 0, LEDGER_ROUNDS) : ledger_child(a, b, 1, 0, LEDGER_ROUNDS);
-	}
+	nw = start_workers(ledger_crossing_worker, 0, pids);    /* not pinned */
 	CHECK_WORKERS(pids, nw, done);
 	total = bkl_acquisitions(hot, sizeof(hot), "drivers/ledger.c", &ledger_acq);
 	printf("labcheck: %llu transfers; the BKL was taken %llu times, %llu of them in drivers/ledger.c; "
