@@ -380,7 +380,7 @@ def targets(results):
     spin = lat("spinlock_pair")
     for name, label in (("bkl_pair_untimed", f"BKL pair / spinlock pair (uncontended, bkl_timing=0, -smp {fewest})"),
                         ("bkl_pair", f"BKL pair / spinlock pair (uncontended, hold timing on as by default: "
-                                     f"one hold in 16, -smp {fewest})")):
+                                     f"one hold in 32, -smp {fewest})")):
         bkl = lat(name)
         if bkl and spin:
             out.append((label, f"{bkl[0] / spin[0]:.2f}x ({bkl[0]:.0f} vs {spin[0]:.0f} ns)",

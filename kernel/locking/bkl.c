@@ -100,6 +100,7 @@ extern struct bkl_site bkl_sites_start[], bkl_sites_stop[];
  * BKL's holder, whichever BKL runs.
  */
 uint32_t bkl_timing_period = BKL_TIMING_DEFAULT;
+uint32_t bkl_sample_countdown = 1;
 uint32_t bkl_sample_state = 2463534242u;        /* any non-zero seed */
 
 static void bkl_report(const char *what, const char *file, int line)
@@ -459,11 +460,20 @@ uint32_t bkl_timing_get(void)
 	return READ_ONCE(bkl_timing_period);
 }
 
+static bool valid_period(uint32_t period)
+{
+	return period <= BKL_TIMING_MAX && (period & (period - 1)) == 0;
+}
+
+/* Under the BKL, which protects the countdown: restarted, so that the new period counts from the next hold. */
 int bkl_timing_set(uint32_t period)
 {
-	if (period > BKL_TIMING_MAX || (period & (period - 1)))
+	if (!valid_period(period))
 		return -EINVAL;
+	lock_kernel();
 	WRITE_ONCE(bkl_timing_period, period);
+	bkl_sample_countdown = 1;
+	unlock_kernel();
 	return 0;
 }
 
@@ -480,7 +490,10 @@ void bkl_timing_init(void)
 		digits = *p >= '0' && *p <= '9' && period <= BKL_TIMING_MAX;
 		period = period * 10 + (uint32_t)(*p - '0');
 	}
-	if (!digits || bkl_timing_set(period) < 0)
+	/* The boot CPU, alone: no BKL to take yet. */
+	if (digits && valid_period(period))
+		bkl_timing_period = period;
+	else
 		printk("bkl: bkl_timing=%s is not 0 or a power of two up to %d; timing one hold in %u\n", v,
 		       BKL_TIMING_MAX, bkl_timing_get());
 }

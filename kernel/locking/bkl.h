@@ -20,7 +20,7 @@
 struct task;
 
 /* /proc/sys/kernel/bkl_timing's default and largest period (kernel/locking/bkl_hold.h). */
-#define BKL_TIMING_DEFAULT 16
+#define BKL_TIMING_DEFAULT 32
 #define BKL_TIMING_MAX 1024
 
 /*

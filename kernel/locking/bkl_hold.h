@@ -6,12 +6,14 @@
  * Timing a hold costs two TSC reads, and under QEMU's TCG each read is a
  * call into the emulator's clock: about 40 ns, more than the uncontended
  * lock and unlock together. So by default only one hold in
- * BKL_TIMING_DEFAULT is timed, picked at random, and its time is counted
- * that many times over: the totals in /proc/bkl's hold_cycles column are
- * then an estimate, right on average (each hold is timed with a known
- * probability, 1/N, and weighs N), and hold_max is the longest hold
- * actually timed. Random, not every Nth: a workload that alternates between
- * sites would otherwise have one site's holds timed and never the other's.
+ * BKL_TIMING_DEFAULT is timed, and its time is counted that many times
+ * over: the totals in /proc/bkl's hold_cycles column are then an estimate,
+ * right on average (one hold in N is timed, and weighs N), and hold_max is
+ * the longest hold actually timed. Not every Nth hold: a workload that
+ * alternates between two sites would have one site's holds timed and never
+ * the other's. The gap to the next timed hold is drawn at random between 1
+ * and 2N - 1 (N on average), so that the path of an untimed hold is one
+ * decrement and a test.
  * A hold whose acquisition had to wait has read the clock already (for its
  * wait time), so it is always timed, with weight 1. bkl_timing=1 times
  * every hold, exactly; 0 none.
@@ -23,42 +25,59 @@
 #include "kernel/locking/bkl.h"
 #include "kernel/x86/x86.h"
 
-/* The hold under way, kept beside the lock and, like it, touched only by the holder. */
+/*
+ * The hold under way, kept beside the lock and, like it, touched only by the
+ * holder. Zero between holds, and through an untimed one: so an untimed
+ * acquisition stores nothing here, and its release tests one word.
+ */
 struct bkl_hold {
-	uint64_t started;       /* TSC when taken, 0: this hold is not timed */
-	uint32_t weight;        /* how many holds this one stands for */
+	uint32_t weight;        /* how many holds this one stands for, 0: not timed */
+	uint64_t started;       /* TSC when taken */
 };
 
-/* bkl.c: 0, 1 or a power of two (bkl_timing_set() checks); and the sampler's state, which the BKL protects. */
+/*
+ * bkl.c: the period, 0, 1 or a power of two, and the sampler's state. The
+ * BKL protects the state: only its holder draws, and bkl_timing_set()
+ * takes the BKL to change the period and restart the countdown.
+ */
 extern uint32_t bkl_timing_period;
+extern uint32_t bkl_sample_countdown;   /* holds until the next timed one */
 extern uint32_t bkl_sample_state;
 
-/* One draw of a xorshift generator (Marsaglia, 2003): true with probability 1/period. */
-static inline __attribute__((always_inline)) bool bkl_sample_hit(uint32_t period)
+/*
+ * The countdown ran out: is this hold timed, and how many holds until the
+ * next one? A gap drawn at random, 1 to 2N - 1 (xorshift, Marsaglia 2003).
+ * With timing off the countdown is set as far as it goes, so the untimed
+ * path stays one decrement and a test whatever the period.
+ */
+static inline __attribute__((always_inline)) bool bkl_sample_next(void)
 {
-	uint32_t x = bkl_sample_state;
+	uint32_t period = READ_ONCE(bkl_timing_period), x;
 
+	if (period <= 1) {
+		bkl_sample_countdown = period ? 1 : ~0u;
+		return period == 1;
+	}
+	x = bkl_sample_state;
 	x ^= x << 13;
 	x ^= x >> 17;
 	x ^= x << 5;
 	bkl_sample_state = x;
-	return (x & (period - 1)) == 0;
+	bkl_sample_countdown = 1 + x % (2 * period - 1);
+	return true;
 }
 
 /* The lock is ours now. now: the TSC if the acquisition read it (it waited), else 0. */
 static inline __attribute__((always_inline)) void bkl_hold_begin(struct bkl_hold *h, uint64_t now)
 {
-	uint32_t period = READ_ONCE(bkl_timing_period);
-
-	h->started = 0;
-	if (period == 0)
-		return;
-	if (now) {
-		h->started = now;
-		h->weight = 1;
-	} else if (period == 1 || bkl_sample_hit(period)) {
+	if (__builtin_expect(now != 0, 0)) {
+		if (READ_ONCE(bkl_timing_period)) {
+			h->started = now;
+			h->weight = 1;
+		}
+	} else if (__builtin_expect(--bkl_sample_countdown == 0, 0) && bkl_sample_next()) {
 		h->started = rdtsc();
-		h->weight = period;
+		h->weight = READ_ONCE(bkl_timing_period);
 	}
 }
 
@@ -67,14 +86,14 @@ static inline __attribute__((always_inline)) uint64_t bkl_hold_end(struct bkl_ho
 {
 	uint64_t held;
 
-	if (!h->started)
+	if (__builtin_expect(!h->weight, 1))
 		return 0;
 	held = rdtsc() - h->started;
-	h->started = 0;
 	site->timed_holds++;
 	site->hold_cycles += held * h->weight;
 	if (held > site->hold_max)
 		site->hold_max = held;
+	h->weight = 0;
 	return held;
 }
 

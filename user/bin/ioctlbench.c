@@ -37,7 +37,7 @@
  *
  * -l measures latencies instead: a null syscall (getpid), an ioctl with
  * and without the BKL, an uncontended BKL pair (with its hold timing as by
- * default, one hold in 16; timing every hold; and none, see
+ * default, one hold in 32; timing every hold; and none, see
  * /proc/sys/kernel/bkl_timing) next to a spinlock pair,
  * a context switch (pipe ping-pong on one CPU), and fork+exec+exit.
  *
@@ -633,19 +633,19 @@ static int lock_cost_at(const char *period, struct bench_lock_cost *c)
 }
 
 /*
- * The BKL pair with its hold timing as by default (bkl_timing=16: one hold
- * in 16 timed, kernel/locking/bkl_hold.h), timing every hold (1) and none
+ * The BKL pair with its hold timing as by default (bkl_timing=32: one hold
+ * in 32 timed, kernel/locking/bkl_hold.h), timing every hold (1) and none
  * (0), and a spinlock pair.
  */
 static int lat_lock_pairs(unsigned n)
 {
 	struct bench_lock_cost sampled = { n, 0, 0, 0 }, every = { n, 0, 0, 0 }, untimed = { n, 0, 0, 0 };
 	unsigned long long spin;
-	char old[8] = "16";
+	char old[8] = "32";
 	int r;
 
 	read_knob(TIMING_FILE, old, sizeof(old));
-	r = lock_cost_at("16", &sampled) < 0 || lock_cost_at("1", &every) < 0 || lock_cost_at("0", &untimed) < 0;
+	r = lock_cost_at("32", &sampled) < 0 || lock_cost_at("1", &every) < 0 || lock_cost_at("0", &untimed) < 0;
 	write_knob(TIMING_FILE, old);
 	if (r)
 		return -1;

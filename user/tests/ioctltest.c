@@ -526,13 +526,13 @@ static long ioctl_hold_cycles_after(int n)
 
 /*
  * /proc/sys/kernel/bkl_timing: 0 counts BKL holds without timing them, 1
- * times every one, N (a power of two) one in N at random, 16 by default.
+ * times every one, N (a power of two) one in N at random, 32 by default.
  */
 static void t_bkl_timing(void)
 {
 	char buf[8] = "";
 
-	CHECK(gt_read_file("/proc/sys/kernel/bkl_timing", buf, sizeof(buf)) == 3 && strncmp(buf, "16\n", 3) == 0);
+	CHECK(gt_read_file("/proc/sys/kernel/bkl_timing", buf, sizeof(buf)) == 3 && strncmp(buf, "32\n", 3) == 0);
 	CHECK(gt_write_file("/proc/sys/kernel/bkl_timing", "0") > 0);
 	CHECK(ioctl_hold_cycles_after(20) == 0);
 	CHECK(gt_write_file("/proc/sys/kernel/bkl_timing", "1") > 0);
@@ -542,8 +542,8 @@ static void t_bkl_timing(void)
 	CHECK(gt_write_file("/proc/sys/kernel/bkl_timing", "3") == -EINVAL);
 	CHECK(gt_write_file("/proc/sys/kernel/bkl_timing", "2048") == -EINVAL);
 	CHECK(gt_write_file("/proc/sys/kernel/bkl_timing", "on") == -EINVAL);
-	CHECK(gt_write_file("/proc/sys/kernel/bkl_timing", "16") > 0);
-	CHECK(gt_read_file("/proc/sys/kernel/bkl_timing", buf, sizeof(buf)) == 3 && strncmp(buf, "16\n", 3) == 0);
+	CHECK(gt_write_file("/proc/sys/kernel/bkl_timing", "32") > 0);
+	CHECK(gt_read_file("/proc/sys/kernel/bkl_timing", buf, sizeof(buf)) == 3 && strncmp(buf, "32\n", 3) == 0);
 }
 
 static void t_bkl_sites_of_2004(void)
