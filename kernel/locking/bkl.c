@@ -100,7 +100,7 @@ extern struct bkl_site bkl_sites_start[], bkl_sites_stop[];
  * BKL's holder, whichever BKL runs.
  */
 uint32_t bkl_timing_period = BKL_TIMING_DEFAULT;
-uint32_t bkl_sample_countdown = 1;
+uint32_t bkl_sample_countdown = BKL_TIMING_DEFAULT;
 uint32_t bkl_sample_state = 2463534242u;        /* any non-zero seed */
 
 static void bkl_report(const char *what, const char *file, int line)

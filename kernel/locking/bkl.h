@@ -38,8 +38,8 @@ struct bkl_site {
 	uint64_t contended;             /* ... that found the lock taken and had to spin */
 	uint64_t reacquisitions;        /* times its holder slept and took the lock back */
 	uint64_t wait_cycles, wait_max; /* TSC cycles spent spinning for the lock */
-	uint64_t hold_cycles, hold_max; /* TSC cycles the lock was held from here (an estimate: bkl_hold.h) */
-	uint64_t timed_holds;           /* holds timed for hold_cycles: all of them with bkl_timing=1 */
+	uint64_t hold_cycles, hold_max; /* TSC cycles held from here: an estimate unless every hold is timed (bkl_hold.h) */
+	uint64_t timed_holds;           /* how many were timed: all of them with bkl_timing=1 */
 } __attribute__((aligned(8)));          /* sizeof must be the stride between sites in the section */
 
 #ifdef CONFIG_BKL

@@ -5,18 +5,17 @@
  *
  * Timing a hold costs two TSC reads, and under QEMU's TCG each read is a
  * call into the emulator's clock: about 40 ns, more than the uncontended
- * lock and unlock together. So by default only one hold in
- * BKL_TIMING_DEFAULT is timed, and its time is counted that many times
- * over: the totals in /proc/bkl's hold_cycles column are then an estimate,
- * right on average (one hold in N is timed, and weighs N), and hold_max is
- * the longest hold actually timed. Not every Nth hold: a workload that
- * alternates between two sites would have one site's holds timed and never
- * the other's. The gap to the next timed hold is drawn at random between 1
- * and 2N - 1 (N on average), so that the path of an untimed hold is one
- * decrement and a test.
- * A hold whose acquisition had to wait has read the clock already (for its
- * wait time), so it is always timed, with weight 1. bkl_timing=1 times
- * every hold, exactly; 0 none.
+ * lock and unlock together. So by default only one hold in N =
+ * BKL_TIMING_DEFAULT is timed, as a profiler samples, and counted N times
+ * over: a site's hold_cycles is then an estimate, right on average (exact
+ * with bkl_timing=1), and it only grows, so the difference between two
+ * readings is the estimate for the holds in between; hold_max is the
+ * longest hold actually timed. A site with few holds may show none timed,
+ * or one counted N times: time every hold to study such a site. Not every
+ * Nth hold: a workload that alternates between two sites would have one
+ * site's holds timed and never the other's. The gap to the next timed hold is drawn at random between 1 and
+ * 2N - 1 (N on average), so that the path of an untimed hold is one
+ * decrement and a test. bkl_timing=1 times every hold, exactly; 0 none.
  */
 #ifndef KERNEL_BKL_HOLD_H
 #define KERNEL_BKL_HOLD_H
@@ -70,15 +69,10 @@ static inline __attribute__((always_inline)) bool bkl_sample_next(void)
 /* The lock is ours now. now: the TSC if the acquisition read it (it waited), else 0. */
 static inline __attribute__((always_inline)) void bkl_hold_begin(struct bkl_hold *h, uint64_t now)
 {
-	if (__builtin_expect(now != 0, 0)) {
-		if (READ_ONCE(bkl_timing_period)) {
-			h->started = now;
-			h->weight = 1;
-		}
-	} else if (__builtin_expect(--bkl_sample_countdown == 0, 0) && bkl_sample_next()) {
-		h->started = rdtsc();
-		h->weight = READ_ONCE(bkl_timing_period);
-	}
+	if (__builtin_expect(--bkl_sample_countdown != 0, 1) || !bkl_sample_next())
+		return;
+	h->started = now ? now : rdtsc();
+	h->weight = READ_ONCE(bkl_timing_period);
 }
 
 /* The hold ends: charge it to site. Returns its length in TSC cycles, 0 if it was not timed. */

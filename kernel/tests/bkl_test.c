@@ -201,11 +201,11 @@ static uint64_t timed_holds_after(struct bkl_site *site, uint32_t period, int n)
 }
 
 /*
- * bkl_timing=N times one uncontended hold in N, at random, and counts its
- * time N times over (kernel/locking/bkl_hold.h): 3200 holds at N = 16 time
- * about 200 (the bounds are seven standard deviations of a binomial count),
- * and every timed hold weighs 16, so the total is at least 16 times the
- * longest. 1 times all, 0 none; anything but 0 or a power of two is refused.
+ * bkl_timing=N times one hold in N, at gaps drawn at random, and counts it
+ * N times over (kernel/locking/bkl_hold.h): 3200 holds at N = 16 time about
+ * 200 (the bounds are more than ten standard deviations of the count), each
+ * counted 16 times. 1 times all, exactly; 0 none; anything but 0 or a power
+ * of two is refused.
  */
 KTEST(bkl_timing_samples_one_hold_in_n)
 {

@@ -35,8 +35,11 @@ Usage: smpix bkl [N] [KEY]    N sites (default 8), sorted by KEY (default acquis
 
 The owner is kernel_flag.holder; its depth is the holder's task->lock_depth (0 = one
 lock_kernel() not yet undone). "waiting" counts tickets handed out but not served;
-the CPUs listed are those whose stack is in bkl_raw_acquire(). The sites are the
-struct bkl_site records that each lock_kernel() plants in section .bkl_sites."""
+the CPUs listed are those whose stack is in bkl_raw_acquire(). Booted with era=2.6.8
+the BKL is kernel_sem, a semaphore: its holder (who may be preempted, so the CPU it
+took it on), and the tasks asleep in down() for it, in the order they will get it.
+The sites are the struct bkl_site records that each lock_kernel() plants in
+section .bkl_sites."""
 
     def __init__(self):
         super().__init__("smpix bkl", gdb.COMMAND_DATA)
@@ -50,19 +53,10 @@ struct bkl_site records that each lock_kernel() plants in section .bkl_sites."""
                 key = word
             else:
                 raise gdb.GdbError("usage: smpix bkl [N] [" + "|".join(SORT_KEYS) + "]")
-        flag = k.bkl()
-        holder = flag["holder"]
-        tickets = (int(flag["next"]) - int(flag["owner"])) & 0xFFFF
-        if int(holder):
-            site = flag["site"]
-            since = f", taken at {site_str(site)}" if int(site) else ""
-            gdb.write(f"BKL held by {k.task_str(holder)} on CPU {int(flag['holder_cpu'])}, "
-                      f"lock_depth {int(holder['lock_depth'])}, {max(tickets - 1, 0)} waiting{since}\n")
+        if k.bkl_is_semaphore():
+            semaphore_state()
         else:
-            gdb.write(f"BKL free, {tickets} waiting\n")
-        waiters = waiting_cpus(holder)
-        if waiters:
-            gdb.write("  spinning for it: " + ", ".join(f"CPU {i}" for i in waiters) + "\n")
+            spinlock_state()
         for i, c in enumerate(k.all_cpus()):
             t = c["curr"]
             if int(t):
@@ -73,7 +67,45 @@ struct bkl_site records that each lock_kernel() plants in section .bkl_sites."""
         for s in all_sites[:top]:
             gdb.write(f"  {site_str(s)}: {int(s['acquisitions'])} acquired, {int(s['contended'])} contended, "
                       f"{int(s['reacquisitions'])} reacquired after sleep; cycles waited "
-                      f"{int(s['wait_cycles'])}, held {int(s['hold_cycles'])}\n")
+                      f"{int(s['wait_cycles'])}, held {int(s['hold_cycles'])} ({int(s['timed_holds'])} holds timed)\n")
+
+
+def taken_at(lock):
+    """', taken at file:line function' for the site charged with the current hold, or ''."""
+    site = lock["site"]
+    return f", taken at {site_str(site)}" if int(site) else ""
+
+
+def spinlock_state():
+    """The ticket-lock BKL (every era but 2.6.8): its holder, the tickets waiting, the CPUs spinning."""
+    flag = k.bkl()
+    holder = flag["holder"]
+    tickets = (int(flag["next"]) - int(flag["owner"])) & 0xFFFF
+    if int(holder):
+        gdb.write(f"BKL held by {k.task_str(holder)} on CPU {int(flag['holder_cpu'])}, "
+                  f"lock_depth {int(holder['lock_depth'])}, {max(tickets - 1, 0)} waiting{taken_at(flag)}\n")
+    else:
+        gdb.write(f"BKL free, {tickets} waiting\n")
+    waiters = waiting_cpus(holder)
+    if waiters:
+        gdb.write("  spinning for it: " + ", ".join(f"CPU {i}" for i in waiters) + "\n")
+    return holder
+
+
+def semaphore_state():
+    """The semaphore BKL (era=2.6.8): its holder, who may be preempted, and the tasks asleep for it."""
+    sem = k.bkl_sem()
+    holder = sem["holder"]
+    sleepers = k.bkl_sem_sleepers()
+    if int(holder):
+        gdb.write(f"BKL (a semaphore, era=2.6.8) held by {k.task_str(holder)}, taken on CPU "
+                  f"{int(sem['holder_cpu'])}, lock_depth {int(holder['lock_depth'])}, {len(sleepers)} asleep "
+                  f"waiting{taken_at(sem)}\n")
+    else:
+        gdb.write(f"BKL (a semaphore, era=2.6.8) free, {len(sleepers)} asleep waiting\n")
+    if sleepers:
+        gdb.write("  asleep for it, in order: " + ", ".join(k.task_str(t) for t in sleepers) + "\n")
+    return holder
 
 
 SmpixBkl()

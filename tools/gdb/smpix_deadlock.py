@@ -2,8 +2,8 @@
 
 A task waits for another when its CPU spins on a spinlock the other's CPU holds
 (read from the CPU's stack, as smpix cpus does), spins for the BKL the other
-holds, or sleeps in mutex_lock() for a mutex the other owns (task->blocked_on,
-kernel/locking/mutex.c). Following "waits for" from task to task either ends at
+holds, sleeps in mutex_lock() for a mutex the other owns (task->blocked_on,
+kernel/locking/mutex.c), or sleeps for the semaphore BKL of era=2.6.8 the other holds. Following "waits for" from task to task either ends at
 a task that waits for nothing (it is slow, not stuck) or comes back to where it
 started: a deadlock, printed as the ring of tasks and the lock each waits for.
 """
@@ -31,6 +31,16 @@ def spin_edges(edges):
             if 0 <= holder_cpu != i:
                 holder = k.ev(f"cpus[{holder_cpu}].curr")
                 edges[int(curr)] = (curr, holder, "spinlock " + k.cstr(lock["name"]))
+
+
+def semaphore_edges(edges):
+    """Edges from the tasks asleep for the semaphore BKL (era=2.6.8) to its holder."""
+    if not k.bkl_is_semaphore():
+        return
+    holder = k.bkl_sem()["holder"]
+    for t in k.bkl_sem_sleepers():
+        if int(holder) and int(t) not in edges:
+            edges[int(t)] = (t, holder, "the BKL (semaphore)")
 
 
 def mutex_edges(edges):
@@ -67,6 +77,7 @@ tasks that are running or waiting for something else, which is slowness, not dea
         edges = {}
         spin_edges(edges)
         mutex_edges(edges)
+        semaphore_edges(edges)
         cycles, done = [], set()
         for start in edges:
             if start in done:

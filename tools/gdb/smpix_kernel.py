@@ -222,3 +222,18 @@ def spinning_on(thread):
 def bkl():
     """The BKL's ticket lock, `kernel_flag` in kernel/locking/bkl.c (static, so named by file)."""
     return ev("'bkl.c'::kernel_flag")
+
+
+def bkl_is_semaphore():
+    """Booted with era=2.6.8: the BKL is `kernel_sem` (kernel/locking/bkl_sem.c), not kernel_flag."""
+    return int(ev("era_booted")) == int(ev("ERA_2_6_8"))
+
+
+def bkl_sem():
+    """The semaphore BKL of era=2.6.8, `kernel_sem` in kernel/locking/bkl_sem.c."""
+    return ev("'bkl_sem.c'::kernel_sem")
+
+
+def bkl_sem_sleepers():
+    """The tasks asleep in down() for the semaphore BKL, first come first served."""
+    return [w["task"] for w in list_entries(bkl_sem()["waiters"], "struct sem_waiter", "link")]

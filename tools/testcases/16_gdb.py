@@ -242,6 +242,46 @@ def check_bkl_waiters(h):
     record(h, name, "bkl-waiters", rc, p)
 
 
+def check_bkl_semaphore(h):
+    """era=2.6.8: the same hammering, with the BKL a semaphore. smpix bkl names kernel_sem's holder
+    and the tasks asleep for it, as many as kernel_sem.nwaiting says (gdb's own printf), never the
+    holder among them; smpix deadlock finds no cycle in a wait for the semaphore."""
+    name = "gdb[smpix bkl at era=2.6.8: the semaphore's holder and its sleepers]"
+    if not h.wanted(name):
+        return
+    if not shutil.which("gdb"):
+        return h.skip(name, "gdb is not installed")
+    src = open(os.path.join(h.ROOT, "kernel", "tests", "bkl_test.c")).read().split("\n")
+    line = next(i + 1 for i, l in enumerate(src) if "bkl_counter++;" in l)
+    rc, out, _ = gdb_session(h, "bkl-semaphore", ["break bkl_contention_worker", "continue", "delete",
+                                                  f"break kernel/tests/bkl_test.c:{line}", "ignore 2 50",
+                                                  "continue",
+                                                  'printf "truth sem %d %d\\n", '
+                                                  "('bkl_sem.c'::kernel_sem).holder->pid, "
+                                                  "('bkl_sem.c'::kernel_sem).nwaiting"]
+                             + marked(["smpix bkl 2", "smpix deadlock"]) + ["kill"],
+                             append="era=2.6.8 test=bkl_contention_from_all_cpus_is_exact")
+    s = section(out, "smpix bkl 2")
+    holder_pid, asleep = next(iter(truth(out, "sem").items()), (None, [None]))
+    p = []
+    m = re.search(r"^BKL \(a semaphore, era=2\.6\.8\) held by pid (\d+) \(bkl-hammer\), taken on CPU \d+, "
+                  r"lock_depth 0, (\d+) asleep waiting, taken at kernel/tests/bkl_test\.c:\d+ "
+                  r"bkl_contention_worker$", s, re.M)
+    listed = re.search(r"^  asleep for it, in order: (.*)$", s, re.M)
+    sleepers = re.findall(r"pid (\d+) \((\S+)\)", listed.group(1)) if listed else []
+    if not m:
+        p.append("smpix bkl does not name a bkl-hammer as the semaphore's holder, with its site")
+    else:
+        if (holder_pid, asleep[0]) != m.groups():
+            p.append(f"gdb's printf says pid {holder_pid} holds it, {asleep[0]} asleep; smpix bkl says "
+                     f"{m.group(1)}, {m.group(2)}")
+        if len(sleepers) != int(m.group(2)) or any(n != "bkl-hammer" or pid == m.group(1) for pid, n in sleepers):
+            p.append(f"{m.group(2)} asleep, but the list is {sleepers}")
+    if not re.search(r"^no deadlock: \d+ task\(s\) waiting, no cycle$", section(out, "smpix deadlock"), re.M):
+        p.append("smpix deadlock did not end with 'no deadlock'")
+    record(h, name, "bkl-semaphore", rc, p)
+
+
 TRACE_LINE = re.compile(r"^  (\d+) (\d+) (-?\d+) (switch|comm|syscall_enter|syscall_exit|bkl_contended|bkl_acquire|"
                         r"bkl_release|bkl_drop|bkl_retake|spin_contended|spin_acquired|ioctl_begin|ioctl_end|"
                         r"irq_enter|irq_exit)( .*)?$", re.M)
@@ -335,5 +375,6 @@ def run(h):
     check_commands_in_lock_kernel(h)
     check_spinlock_hang(h)
     check_bkl_waiters(h)
+    check_bkl_semaphore(h)
     check_trace(h)
     check_bt_through_trap(h)

@@ -700,6 +700,21 @@ static void kill_one_at_random(struct slot *slots, int nslots)
 	}
 }
 
+/*
+ * Is killed child s still there, now? Collect what has ended first: this
+ * loop's own printf()s may have waited a long time for the console (behind
+ * children's big writes), long enough for s to die meanwhile and look slow
+ * when it was only not yet collected. A slot reaped here may be reused at
+ * once, for a replay: then s is no longer the child that was killed.
+ */
+static bool still_there(struct slot *slots, int nslots, const struct slot *s)
+{
+	int pid = s->pid;
+
+	reap_some(slots, nslots);
+	return s->pid == pid && s->killed && too_slow_to_die(s, now_ns());
+}
+
 /* Kill a child that runs too long; report one that will not die. */
 static void watch(struct slot *slots, int nslots)
 {
@@ -718,7 +733,7 @@ static void watch(struct slot *slots, int nslots)
 			printf("fuzz: child %u (pid %d) hung; killing it (replay: fuzz_child=%u)\n", s->seed,
 			       s->pid, s->seed);
 			kill_slot(s, t);
-		} else if (s->killed && too_slow_to_die(s, t)) {
+		} else if (s->killed && too_slow_to_die(s, t) && still_there(slots, nslots, s)) {
 			stats.undying++;
 			printf("fuzz: BUG? child %u (pid %d) did not die within a second of SIGKILL "
 			       "(replay: fuzz_child=%u)\n", s->seed, s->pid, s->seed);
