@@ -102,9 +102,14 @@ static int trace_subject(void *unused)
 	}
 	vfs_ioctl(f, -1, BENCH_RESET, 0);
 	fput(f);
-	/* 3. a sleep holding the BKL: dropped, and retaken on the way back */
+	/*
+	 * 3. a sleep holding the BKL: dropped, and retaken on the way back. Long
+	 * enough that it cannot run out before schedule() switches away (then
+	 * the task runs on without a switch: a host that stopped this vCPU for
+	 * 2 ms right there did that once).
+	 */
 	lock_kernel();
-	sched_sleep_ns(2 * 1000 * 1000);
+	sched_sleep_ns(20 * 1000 * 1000);
 	unlock_kernel();
 	if (tt.contend) {
 		/* 4. the BKL, held on another CPU */
