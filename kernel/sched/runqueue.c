@@ -15,6 +15,7 @@
 #include "kernel/ipi.h"
 #include "kernel/lib/string.h"
 #include "kernel/locking/atomic.h"
+#include "kernel/locking/bkl.h"
 #include "kernel/printk.h"
 #include "kernel/time/timer.h"
 
@@ -139,6 +140,22 @@ void rq_kick_cpu(int cpu)
  * fuzzer and the load tests look for this line. Linux's hung-task
  * detector speaks the same way about tasks that sleep too long.
  */
+/*
+ * What kept the CPU: the task running, and whether it is a BKL holder (which
+ * is never preempted, docs/bkl.md) or may be spinning for the BKL with
+ * preemption off; so the BKL's state too.
+ */
+static void report_starved(int pid, const char *name, uint64_t ticks, struct cpu *c)
+{
+	struct bkl_state st;
+
+	bkl_get_state(&st);
+	printk("INFO: task %d (%s) runnable but not picked for %u ticks on CPU %d; running: %d (%s), "
+	       "lock_depth %d; BKL held by %d on CPU %d, %d waiting\n", pid, name, (uint32_t)ticks, c->id,
+	       c->curr->pid, c->curr->name, c->curr->lock_depth, st.owner ? st.owner->pid : -1, st.owner_cpu,
+	       st.waiting);
+}
+
 void rq_report_starved_task(struct runqueue *rq, struct cpu *c)
 {
 	struct task *t;
@@ -159,6 +176,5 @@ void rq_report_starved_task(struct runqueue *rq, struct cpu *c)
 	}
 	spin_unlock(&rq->lock);
 	if (pid >= 0)
-		printk("INFO: task %d (%s) runnable but not picked for %u ticks on CPU %d; "
-		       "running: %d (%s)\n", pid, name, (uint32_t)ticks, c->id, c->curr->pid, c->curr->name);
+		report_starved(pid, name, ticks, c);
 }
