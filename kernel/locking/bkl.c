@@ -111,14 +111,26 @@ static void bkl_report(const char *what, const char *file, int line)
 	dump_backtrace(read_ebp());
 }
 
-static __attribute__((noinline)) void report_bkl_lockup(struct bkl_site *site)
+/*
+ * A waiter has spun for spin_report_cycles. Nobody named as the holder means
+ * the lock is between two holders: the ticket being served belongs to a CPU
+ * that has not yet noticed, which under an emulator is a vCPU the host is not
+ * running (a "lock waiter preemption", which paravirtual spinlocks exist to
+ * avoid), so the tickets are printed too.
+ */
+static __attribute__((noinline)) void report_bkl_lockup(struct bkl_site *site, uint16_t ticket)
 {
 	struct task *h = READ_ONCE(kernel_flag.holder);
 	struct bkl_site *hs = READ_ONCE(kernel_flag.site);
 
-	printk("BUG: BKL lockup suspected on CPU %d at %s:%d: held by pid %d (%s) on CPU %d since %s:%d\n",
-	       cpu_id(), site->file, site->line, h ? h->pid : -1, h ? h->name : "?",
-	       kernel_flag.holder_cpu, hs ? hs->file : "?", hs ? hs->line : 0);
+	if (h)
+		printk("BUG: BKL lockup suspected on CPU %d at %s:%d: held by pid %d (%s) on CPU %d since %s:%d\n",
+		       cpu_id(), site->file, site->line, h->pid, h->name, kernel_flag.holder_cpu,
+		       hs ? hs->file : "?", hs ? hs->line : 0);
+	else
+		printk("BUG: BKL lockup suspected on CPU %d at %s:%d: held by nobody, being handed to the CPU "
+		       "with ticket %u (ours is %u)\n", cpu_id(), site->file, site->line,
+		       READ_ONCE(kernel_flag.owner), ticket);
 	dump_backtrace(read_ebp());
 }
 
@@ -188,7 +200,7 @@ static __attribute__((noinline)) uint64_t bkl_spin(struct bkl_site *site, uint16
 			w->since = now;
 		}
 		if (!reported && now - start > spin_report_cycles) {
-			report_bkl_lockup(site);
+			report_bkl_lockup(site, ticket);
 			reported = true;
 		}
 	}
