@@ -374,6 +374,11 @@ void unlock_kernel_site(const char *file, int line)
 	preempt_enable();
 }
 
+struct lock_class *bkl_lock_class(void)
+{
+	return &bkl_class;
+}
+
 bool kernel_locked(void)
 {
 	return current && current->lock_depth >= 0;

@@ -50,7 +50,7 @@
 #define CLASSES_MAX 512         /* (class, subclass) pairs; index 0 means "none" */
 #define EDGES_MAX 4096          /* index 0 means "none" */
 #define EDGE_HASH 8192          /* a power of two, twice EDGES_MAX: short probes */
-#define TRACE_MAX 6             /* call sites kept per edge and per usage */
+#define TRACE_MAX 8             /* call sites kept per edge and per usage */
 #define PATH_MAX_LEN 32         /* edges in a reported chain */
 
 /* A class's usage bits: how its locks have been taken. */
@@ -82,7 +82,9 @@ struct node {
 struct edge {
 	uint16_t from, to;
 	uint16_t next_out, next_in;
-	struct site held;       /* where from had been taken */
+	const char *held_file;  /* where from had been taken: file:line, or NULL and ip */
+	int held_line;
+	uintptr_t held_ip;
 	struct site taken;      /* where to was taken, with the calls */
 };
 
@@ -93,6 +95,8 @@ static struct edge edges[EDGES_MAX];
 static int nedges;
 static uint16_t edge_hash[EDGE_HASH];          /* edge indexes by (from, to): 0 empty */
 static int reports;
+/* Each CPU's frame of the lockdep_acquire() under way: call chains start above the checker's own. */
+static uint32_t acquire_ebp[MAX_CPUS];
 
 /* The breadth-first search's state: under graph_lock. */
 static uint32_t visit_gen, visited[CLASSES_MAX];
@@ -207,7 +211,7 @@ static void print_footer(struct task *t)
 {
 	print_task_held(t);
 	printk("\nstack backtrace:\n");
-	dump_backtrace(read_ebp());
+	dump_backtrace(acquire_ebp[this_cpu()->id]);   /* from the lock call, not from the checker */
 	printk("lockdep: turning off the locking correctness validator; docs/locking.md explains this report\n");
 }
 
@@ -220,13 +224,13 @@ static void print_name(int n)
 
 /* ---- the tables ------------------------------------------------------------------------ */
 
-static void fill_site(struct site *s, const struct held_lock *h, bool trace)
+static void fill_site(struct site *s, const struct held_lock *h)
 {
 	s->file = h->file;
 	s->line = h->line;
 	s->ip = h->ip;
 	s->pid = current ? current->pid : 0;
-	s->ntrace = trace ? save_backtrace(read_ebp(), s->trace, TRACE_MAX) : 0;
+	s->ntrace = save_backtrace(acquire_ebp[this_cpu()->id], s->trace, TRACE_MAX);
 }
 
 /* The node of (c, subclass), made on first use; 0 when the table is full. Under graph_lock. */
@@ -274,8 +278,10 @@ static int add_edge(int from, int to, const struct held_lock *held, const struct
 	e = &edges[++nedges];
 	e->from = from;
 	e->to = to;
-	fill_site(&e->held, held, false);
-	fill_site(&e->taken, taken, true);
+	e->held_file = held->file;
+	e->held_line = held->line;
+	e->held_ip = held->ip;
+	fill_site(&e->taken, taken);
 	e->next_out = nodes[from].first_out;
 	e->next_in = nodes[to].first_in;
 	nodes[from].first_out = nedges;
@@ -372,7 +378,7 @@ static void report_circular(struct task *t, const struct held_lock *held, const 
 		printk(":\n       taken while holding ");
 		print_name(e->from);
 		printk(" (taken at ");
-		print_place(e->held.file, e->held.line, e->held.ip);
+		print_place(e->held_file, e->held_line, e->held_ip);
 		printk("), at:\n");
 		print_site(&e->taken);
 	}
@@ -506,7 +512,7 @@ static void mark_usage(struct task *t, struct held_lock *new, bool irqs_on)
 		graph_give(gf);
 		return;
 	}
-	fill_site(&nodes[n].usage_site[bit - 1], new, true);
+	fill_site(&nodes[n].usage_site[bit - 1], new);
 	WRITE_ONCE(nodes[n].usage, nodes[n].usage | bit);
 	if (nodes[n].usage == (USED_IN_IRQ | USED_IRQS_ON))
 		other = n;
@@ -634,6 +640,7 @@ void lockdep_acquire(struct lock_class *c, int subclass, const void *lock, const
 		irq_restore(eflags);
 		return;
 	}
+	acquire_ebp[this_cpu()->id] = read_ebp();
 	new = (struct held_lock){ .class = c, .lock = lock, .file = file, .line = line, .ip = ip,
 				  .subclass = (uint8_t)subclass, .irq = in_interrupt(),
 				  .trylock = (flags & LOCKDEP_TRYLOCK) != 0 };

@@ -8,7 +8,7 @@
 struct task;
 
 #define LOCKDEP_HELD_MAX 24     /* locks one task may hold at once while the checker watches */
-#define LOCKDEP_SUBCLASSES 2    /* 0, and 1 for spin_lock_nested(): two locks of one class on purpose */
+#define LOCKDEP_SUBCLASSES 3    /* 0, and 1, 2 for *_lock_nested(): locks of one class nested on purpose */
 
 /* lockdep_acquire()'s flags. */
 #define LOCKDEP_TRYLOCK 1       /* it cannot wait, so cannot close a cycle: recorded, not checked */

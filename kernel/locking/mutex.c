@@ -59,9 +59,10 @@ static void note_contention(struct mutex *m, uint64_t start, uintptr_t ip, uintp
 	lock_stat_contended(m->class, -1, rdtsc() - start, &waiter, &holder);
 }
 
-void mutex_lock(struct mutex *m)
+/* mutex_lock() and mutex_lock_nested(): ip is their caller. */
+static void lock_sub(struct mutex *m, int subclass, uintptr_t ip)
 {
-	uintptr_t ip = (uintptr_t)__builtin_return_address(0), holder_ip;
+	uintptr_t holder_ip;
 	uint64_t start;
 
 	might_sleep();
@@ -69,7 +70,7 @@ void mutex_lock(struct mutex *m)
 		panic("mutex %s: task %d takes it twice", m->name, current->pid);
 	/* Checked before the wait, so that an inversion is reported before it hangs. */
 	if (__builtin_expect(lockdep_on, 0))
-		lockdep_acquire(m->class, 0, m, NULL, 0, ip, 0);
+		lockdep_acquire(m->class, subclass, m, NULL, 0, ip, 0);
 	if (trylock_at(m, ip))
 		return;
 	holder_ip = READ_ONCE(m->acquired_ip);
@@ -81,6 +82,16 @@ void mutex_lock(struct mutex *m)
 	current->blocked_on = NULL;
 	if (__builtin_expect(lock_stat_on, 0))
 		note_contention(m, start, ip, holder_ip);
+}
+
+void mutex_lock(struct mutex *m)
+{
+	lock_sub(m, 0, (uintptr_t)__builtin_return_address(0));
+}
+
+void mutex_lock_nested(struct mutex *m, int subclass)
+{
+	lock_sub(m, subclass, (uintptr_t)__builtin_return_address(0));
 }
 
 int mutex_lock_interruptible(struct mutex *m)
