@@ -80,7 +80,7 @@ static int nlocks;                                      /* set at boot only */
 		ledger_mutex_init_class((l), (n), &ledger_class_);                              \
 	} while (0)
 
-static void ledger_mutex_init_class(struct ledger_mutex *l, const char *name, struct lock_class *class)
+static inline void ledger_mutex_init_class(struct ledger_mutex *l, const char *name, struct lock_class *class)
 {
 	mutex_init_class(&l->m, name, class);
 	l->name = name;

@@ -61,10 +61,8 @@ def lockdep_inversion(out):
     if not m:
         return ""
     what, rest = m.group(0)[len("WARNING: "):], out[m.end():]
-    want = re.search(r"^(\S+) is trying to acquire lock:
- \((.+?)\)\{", rest, re.M)
-    held = re.search(r"^but task is already holding lock:
- \((.+?)\)\{", rest, re.M)
+    want = re.search(r"^(\S+) is trying to acquire lock:\n \((.+?)\)\{", rest, re.M)
+    held = re.search(r"^but task is already holding lock:\n \((.+?)\)\{", rest, re.M)
     if want and held:
         return (f"lockdep: {what}: {want.group(1)} holds {held.group(1)} and takes {want.group(2)}, "
                 f"the reverse of an order seen before")
