@@ -95,6 +95,7 @@ static struct edge edges[EDGES_MAX];
 static int nedges;
 static uint16_t edge_hash[EDGE_HASH];          /* edge indexes by (from, to): 0 empty */
 static int reports;
+static int off_for_good;                /* a report or a full table turned it off */
 /* Each CPU's frame of the lockdep_acquire() under way: call chains start above the checker's own. */
 static uint32_t acquire_ebp[MAX_CPUS];
 
@@ -122,10 +123,8 @@ static void graph_give(uint32_t flags)
 /* The first report (or a full table) turns the checker off for good; true for the one that did. */
 static bool turn_off(void)
 {
-	static int off;
-
 	WRITE_ONCE(lockdep_on, false);
-	return __atomic_exchange_n(&off, 1, __ATOMIC_ACQ_REL) == 0;
+	return __atomic_exchange_n(&off_for_good, 1, __ATOMIC_ACQ_REL) == 0;
 }
 
 /* ---- printing -------------------------------------------------------------------------- */
@@ -716,6 +715,20 @@ void lockdep_init(void)
 		WRITE_ONCE(lockdep_on, true);
 		printk("lockdep: on: every lock's order is checked (docs/locking.md)\n");
 	}
+}
+
+/*
+ * On from here, for a test booted without lockdep=1 (make qemu APPEND=test=all).
+ * Safe at any time: a lock taken before is on no task's list, so it only
+ * misses edges, and its release is ignored. Not after a report.
+ */
+bool lockdep_start(void)
+{
+	if (!READ_ONCE(lockdep_on) && !READ_ONCE(off_for_good)) {
+		WRITE_ONCE(lockdep_on, true);
+		printk("lockdep: on from here, for a test (docs/locking.md)\n");
+	}
+	return READ_ONCE(lockdep_on);
 }
 
 int lockdep_reports(void)

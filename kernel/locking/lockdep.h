@@ -54,6 +54,8 @@ void lockdep_release(const void *lock);
 void lockdep_handoff(const void *lock, struct task *from, struct task *to);
 
 void lockdep_init(void);
+/* Turn it on now (a test in a boot without lockdep=1): false if a report already turned it off. */
+bool lockdep_start(void);
 
 /* For tests and /proc/lockdep. */
 int lockdep_reports(void);                      /* reports printed since boot (0 or 1) */

@@ -1,8 +1,9 @@
 /*
  * The lock-order checker (kernel/locking/lockdep.c): inversions are reported
- * before anything hangs, and the BKL's sleeps break its edges. Boot with
- * lockdep=1 (make test's boots do). The explicit ones (test=NAME) plant a
- * bug on purpose, and the report turns the checker off for the rest of the boot.
+ * before anything hangs, and the BKL's sleeps break its edges. make test's
+ * boots have lockdep=1; in a boot without it, each test turns the checker on
+ * (lockdep_start()). The explicit ones (test=NAME) plant a bug on purpose,
+ * and the report turns the checker off for the rest of the boot.
  */
 #include "kernel/ktest.h"
 #include "kernel/locking/bkl.h"
@@ -35,7 +36,7 @@ static void __attribute__((noinline)) take_b_then_a(void)
 
 KTEST_CRASH(lockdep_abba_is_reported)
 {
-	KT_ASSERT(lockdep_on);
+	KT_ASSERT(lockdep_start());
 	mutex_init(&lockdep_a, "lockdep-a");
 	mutex_init(&lockdep_b, "lockdep-b");
 	take_a_then_b();
@@ -68,7 +69,7 @@ static void interrupt_takes_irq_lock(void)
 /* The usage form: {HARDIRQ-ON-W} then {IN-HARDIRQ-W} on one class. */
 KTEST_CRASH(lockdep_irq_inconsistent_is_reported)
 {
-	KT_ASSERT(lockdep_on && irqs_enabled());
+	KT_ASSERT(lockdep_start() && irqs_enabled());
 	spin_lock(&irq_lock);           /* interrupts on: an interrupt here would wait for ever */
 	spin_unlock(&irq_lock);
 	KT_ASSERT_EQ(lockdep_reports(), 0);
@@ -81,7 +82,7 @@ KTEST_CRASH(lockdep_irq_lock_order_is_reported)
 {
 	uint32_t flags;
 
-	KT_ASSERT(lockdep_on && irqs_enabled());
+	KT_ASSERT(lockdep_start() && irqs_enabled());
 	interrupt_takes_irq_lock();     /* irq_lock: irq-safe */
 	spin_lock(&unsafe_lock);        /* unsafe_lock: irq-unsafe */
 	spin_unlock(&unsafe_lock);
@@ -111,7 +112,7 @@ KTEST(lockdep_bkl_holder_sleeping_makes_no_edges)
 	struct lock_class *bkl = bkl_lock_class(), *m = bkl_sleeper_mutex.class;
 	int start = lockdep_held_depth(current), depth;
 
-	KT_ASSERT(lockdep_on);
+	KT_ASSERT(lockdep_start());
 	lock_kernel();
 	mutex_lock(&bkl_sleeper_mutex);
 	depth = lockdep_held_depth(current);
