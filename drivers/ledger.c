@@ -9,8 +9,9 @@
  *
  * read() reports the driver's locks: who holds each one and how many tasks
  * wait for it. It takes no lock to do so, so it answers even when the ledger
- * is stuck, which is when it is needed (a lock-order checker, as Linux's
- * lockdep, would have said the same before anything got stuck).
+ * is stuck, which is when it is needed. The lock-order checker (lockdep=1,
+ * docs/locking.md) says more, and earlier: the first time both orders of two
+ * locks have been seen, before anything gets stuck.
  */
 /* LAB7: BEGIN locking-comment */
 /*
@@ -64,9 +65,24 @@ struct ledger_mutex {
 static struct ledger_mutex *locks[LEDGER_LOCKS_MAX];    /* every lock ledger_mutex_init() made, for read() */
 static int nlocks;                                      /* set at boot only */
 
-static inline void ledger_mutex_init(struct ledger_mutex *l, const char *name)
+/*
+ * Set up l, named name, and list it for read(). A macro, as mutex_init() is,
+ * so that each call plants a lock class of its own, named by its expression
+ * ("&branch_locks[0]"): two locks initialised on two lines are two classes for
+ * the lock-order checker. Initialised by one line (a loop), they would be one
+ * class, and taking both would look like one lock taken twice
+ * (docs/locking.md, "Lock classes").
+ */
+#define ledger_mutex_init(l, n)                                                                 \
+	do {                                                                                    \
+		static struct lock_class ledger_class_ = { .name = #l, .file = __FILE__,        \
+							   .line = __LINE__, .kind = LOCK_MUTEX }; \
+		ledger_mutex_init_class((l), (n), &ledger_class_);                              \
+	} while (0)
+
+static inline void ledger_mutex_init_class(struct ledger_mutex *l, const char *name, struct lock_class *class)
 {
-	mutex_init(&l->m, name);
+	mutex_init_class(&l->m, name, class);
 	l->name = name;
 	l->holder = 0;
 	atomic_set(&l->waiting, 0);

@@ -280,7 +280,7 @@ static long do_rmdir(int dirfd, const char *upath)
 		r = p.last.len == 1 ? -EINVAL : -ENOTEMPTY;
 		goto out;
 	}
-	mutex_lock(&p.dir->i_mutex);
+	mutex_lock_nested(&p.dir->i_mutex, I_MUTEX_PARENT);
 	r = lookup_locked(&p, &inode);
 	if (r == 0) {
 		if (!S_ISDIR(inode->i_mode)) {

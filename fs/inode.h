@@ -71,6 +71,14 @@ struct inode_operations {
 
 struct pipe;
 
+/*
+ * i_mutex subclasses for the lock-order checker (docs/locking.md), as Linux's:
+ * all i_mutexes are one class, so a directory's taken before an inode in it
+ * says which it is. Rename holds two directories, ancestor first, then the
+ * inode it replaces; rmdir, the parent, then the directory it removes.
+ */
+enum { I_MUTEX_NORMAL, I_MUTEX_PARENT, I_MUTEX_PARENT2 };
+
 struct inode {
 	uint32_t i_ino;                 /* unique within its mount */
 	struct mount *i_mnt;            /* the file system instance it belongs to (NULL: pipes) */
@@ -99,7 +107,7 @@ struct inode {
 	 * Ordering: a parent directory's before its child's; for two unrelated
 	 * directories (rename) vfs_rename_mutex first, then the lower address.
 	 */
-	struct mutex i_mutex;
+	struct mutex i_mutex;           /* nested on purpose: mutex_lock_nested() with I_MUTEX_* */
 	loff_t i_size;                  /* bytes (directories: entries, as a hint) */
 	struct pipe *i_pipe;            /* a FIFO's pipe while it is open (fs/pipe/pipe.c), under i_mutex */
 };

@@ -50,7 +50,7 @@ static bool is_ancestor(struct inode *anc, struct inode *d)
 static void lock_two(struct inode *a, struct inode *b)
 {
 	if (a == b) {
-		mutex_lock(&a->i_mutex);
+		mutex_lock_nested(&a->i_mutex, I_MUTEX_PARENT);
 		return;
 	}
 	if (is_ancestor(b, a) || (!is_ancestor(a, b) && (uintptr_t)b < (uintptr_t)a)) {
@@ -59,8 +59,8 @@ static void lock_two(struct inode *a, struct inode *b)
 		a = b;
 		b = t;
 	}
-	mutex_lock(&a->i_mutex);
-	mutex_lock(&b->i_mutex);
+	mutex_lock_nested(&a->i_mutex, I_MUTEX_PARENT);
+	mutex_lock_nested(&b->i_mutex, I_MUTEX_PARENT2);
 }
 
 static void unlock_two(struct inode *a, struct inode *b)

@@ -31,6 +31,7 @@ struct cpu {
 	/* Spinlocks held right now, for might_sleep() and lock reports. */
 	int nlocks_held;
 	struct spinlock *locks_held[MAX_HELD_LOCKS];
+	int lockdep_recursion;          /* inside the lock-order checker: it does not check itself */
 	uint64_t gdt[GDT_ENTRIES];
 	struct tss tss;
 } __cacheline_aligned;          /* a CPU's fields never share a line with another CPU's */

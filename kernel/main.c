@@ -7,6 +7,7 @@
 #include "kernel/locking/bkl.h"
 #include "kernel/locking/bkld.h"
 #include "kernel/locking/lock_stat.h"
+#include "kernel/locking/lockdep.h"
 #include "kernel/cpu.h"
 #include "kernel/era.h"
 #include "kernel/ktest.h"
@@ -107,6 +108,7 @@ void kmain(uint32_t magic, physaddr_t mbi_phys)
 	acpi_init();
 	bkl_timing_init();      /* bkl_timing=0: no hold times in /proc/bkl (kernel/locking/bkl.c) */
 	lock_stat_init();       /* lock_stat=1: /proc/lock_stat counts from here (kernel/locking/lock_stat.c) */
+	lockdep_init();         /* lockdep=1: the lock-order checker, on from here (kernel/locking/lockdep.c) */
 	era_init();             /* era=2.6.8 and the like: the knobs as a Linux version had them */
 	sched_init();           /* before the APs start: each enters the scheduler */
 	proc_init();            /* the syscall gate and the fault hooks, before any process */

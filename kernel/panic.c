@@ -83,26 +83,31 @@ static const struct trapframe *trap_frame_of(const struct stack_range *r, uint32
  * started on, and each frame must be aligned and lie above the one before
  * (the stack grows down). It ends at the trap frame of an entry from user
  * mode: what lies beyond is the program's, and its %ebp is whatever the
- * program left there.
+ * program left there. With ips, the return addresses are stored there
+ * (up to max) instead of printed.
  */
-static int walk_frames(uint32_t ebp)
+static int walk_frames(uint32_t ebp, uint32_t *ips, int max)
 {
 	struct stack_range r;
 	int n = 0;
 
 	if (!stack_holding(ebp, &r))
 		return 0;
-	while (n < MAX_FRAMES && !(ebp & 3) && inside(&r, ebp, 8)) {
+	while (n < max && !(ebp & 3) && inside(&r, ebp, 8)) {
 		const uint32_t *frame = (const uint32_t *)ebp;
 		const struct trapframe *tf;
 
 		if (!frame[1])
 			break;
-		print_frame_line(frame[1] - 1);    /* -1: the call, not the instruction after it */
+		if (ips)
+			ips[n] = frame[1] - 1;
+		else
+			print_frame_line(frame[1] - 1);    /* -1: the call, not the instruction after it */
 		n++;
 		tf = trap_frame_of(&r, ebp);
 		if (tf && trap_from_user(tf)) {
-			printk("  -- user mode: eip %08x, ebp %08x --\n", tf->eip, tf->ebp);
+			if (!ips)
+				printk("  -- user mode: eip %08x, ebp %08x --\n", tf->eip, tf->ebp);
 			break;
 		}
 		if (frame[0] <= ebp)
@@ -112,12 +117,23 @@ static int walk_frames(uint32_t ebp)
 	return n;
 }
 
+int save_backtrace(uint32_t ebp, uint32_t *ips, int max)
+{
+	return walk_frames(ebp, ips, max);
+}
+
+void print_saved_backtrace(const uint32_t *ips, int n)
+{
+	for (int i = 0; i < n; i++)
+		print_frame_line(ips[i]);
+}
+
 int dump_backtrace_from(uint32_t eip, uint32_t ebp)
 {
 	printk("Backtrace:\n");
 	if (eip)
 		print_frame_line(eip);
-	return (eip ? 1 : 0) + walk_frames(ebp);
+	return (eip ? 1 : 0) + walk_frames(ebp, NULL, MAX_FRAMES);
 }
 
 /*
@@ -228,7 +244,7 @@ void panic_trap(struct trapframe *tf, const char *what)
 		uint32_t caller = caller_if_frameless(tf->eip, (uint32_t)&tf->esp);
 		if (caller)
 			print_frame_line(caller - 1);
-		walk_frames(tf->ebp);
+		walk_frames(tf->ebp, NULL, MAX_FRAMES);
 	}
 	halt_forever();
 }

@@ -16,6 +16,9 @@ void panic_trap(struct trapframe *tf, const char *what) __noreturn;
  */
 int dump_backtrace(uint32_t ebp);
 int dump_backtrace_from(uint32_t eip, uint32_t ebp);
+/* The same walk, the call sites kept in ips (up to max) for later: how many. And printing them. */
+int save_backtrace(uint32_t ebp, uint32_t *ips, int max);
+void print_saved_backtrace(const uint32_t *ips, int n);
 
 /* Set by SMP code: stop every other CPU (NMI-like IPI). NULL before the APs are up. */
 extern void (*panic_stop_other_cpus)(void);

@@ -707,6 +707,7 @@ def report(run):
 def main():
     """make bench; tools/bench.py --replot redraws the tables and plots of the last run from
     build/bench/run.json (after a change to them, or to add make bench-linux's section)."""
+    h.LOCKDEP_BOOTS = False     # measured boots: the lock-order checker would cost them time
     record = os.path.join(OUT, "run.json")
     if "--replot" in sys.argv:
         with open(record) as f:

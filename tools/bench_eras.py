@@ -163,6 +163,7 @@ plot """ + ", ".join(
 
 
 def main():
+    h.LOCKDEP_BOOTS = False     # measured boots: the lock-order checker would cost them time
     accel = os.environ.get("ACCEL", "") or "tcg"
     mem = env_int("MEM", 128)
     repeat = max(1, env_int("BENCH_REPEAT", 3))

@@ -395,6 +395,7 @@ def load_average():
 
 
 def main():
+    h.LOCKDEP_BOOTS = False     # measured boots: the lock-order checker would cost them time
     accel = os.environ.get("ACCEL", "") or "tcg"
     cpus = env_int("BENCH_LINUX_CPUS", 2)
     boots = env_int("BENCH_LINUX_BOOTS", 3)

@@ -36,22 +36,37 @@ class Grade:
         print(line + ("" if ok or not detail else f"  ({detail})"), flush=True)
 
 
-def boot(name, append, cpus=2, mem=128, timeout=60, until=None, extra=()):
-    """One QEMU run: wait for `until` (or the power-off), stop early on a lockup or panic; kill it."""
-    q = harness.Qemu(name, append=append, cpus=cpus, mem=mem, timeout=timeout, extra=extra)
+def boot(name, append, cpus=2, mem=128, timeout=60, until=None, extra=(), lockdep=None):
+    """One QEMU run: wait for `until` (or the power-off), stop early on a lockup or panic; kill it.
+    lockdep: the lock-order checker on (lockdep=1, the harness's default), off, or None: the default."""
+    q = harness.Qemu(name, append=append, cpus=cpus, mem=mem, timeout=timeout, extra=extra, lockdep=lockdep)
     q.expect(rf"{until or 'power: off'}|{STOP}")
     q.kill()
     return q
 
 
-def trouble(q):
-    """Why a run was not clean, or ''."""
-    why = harness.bad_lines(q.output)
+def trouble(q, lockdep_too=True):
+    """Why a run was not clean, or ''. lockdep_too=False: a lock-order report, graded on its own, is not."""
+    why = [l for l in harness.bad_lines(q.output) if lockdep_too or not re.search(harness.LOCKDEP_REPORT, l)]
     if why:
         return "kernel reported: " + why[0].strip()
     if q.timed_out:
         return "timeout"
     return ""
+
+
+def lockdep_inversion(out):
+    """The lock-order checker's first report (docs/locking.md) in a boot log, in one line, or ''."""
+    m = re.search(harness.LOCKDEP_REPORT + r".*$", out, re.M)
+    if not m:
+        return ""
+    what, rest = m.group(0)[len("WARNING: "):], out[m.end():]
+    want = re.search(r"^(\S+) is trying to acquire lock:\n \((.+?)\)\{", rest, re.M)
+    held = re.search(r"^but task is already holding lock:\n \((.+?)\)\{", rest, re.M)
+    if want and held:
+        return (f"lockdep: {what}: {want.group(1)} holds {held.group(1)} and takes {want.group(2)}, "
+                f"the reverse of an order seen before")
+    return "lockdep: " + what
 
 
 def ktest_checks(g, q, points):
@@ -240,13 +255,19 @@ def lab6(g):
 # ---- lab 7: the pushdown ------------------------------------------------------------------
 
 def lab7(g):
-    """labcheck lab=7 ends a deadlock it finds itself (after 30 s, naming who holds which lock);
-    a hang it cannot end runs into the boot's timeout, and the checks that never reported say so."""
+    """labcheck lab=7 ends a deadlock it finds itself (after 10 s, naming who holds which lock);
+    a hang it cannot end runs into the boot's timeout, and the checks that never reported say so.
+    The boot has the lock-order checker on (lockdep=1): an order of the branch locks and its
+    reverse, seen in any test, is reported before any deadlock, and fails its own check."""
     q = boot("lab7-smp2", "init=/bin/labcheck lab=7", cpus=2, timeout=180,
-             until=r"init \(pid \d+\) exited with status")
+             until=r"init \(pid \d+\) exited with status", lockdep=True)
     labcheck_checks(g, q, {"ledger-bad-input": 1, "ledger-pushed-down": 2, "ledger-without-the-bkl": 2,
                            "ledger-books-balance": 3, "ledger-branches-apart": 2, "ledger-no-deadlock": 3})
-    g.check("no BUG report, no lockup", 1, not trouble(q) and "labcheck: summary" in q.output, trouble(q))
+    inversion = lockdep_inversion(q.output)
+    g.check("ledger-lock-order: lockdep=1 reports no inversion", 2, not inversion and "lockdep: on" in q.output,
+            inversion or "the boot did not say 'lockdep: on'")
+    clean = not trouble(q, lockdep_too=False) and "labcheck: summary" in q.output
+    g.check("no BUG report, no lockup", 1, clean, trouble(q, lockdep_too=False))
 
 
 LABS = {1: ("boot and Multiboot, in gdb", lab1), 2: ("bringing up the APs", lab2),

@@ -28,7 +28,14 @@ INITRD = os.path.join(BUILD, "initrd.cpio")
 ISO = os.path.join(BUILD, "smpix.iso")
 
 # Lines that mean the kernel found a bug in itself: always a failure unless a test expects them.
-BAD_LINES = re.compile(r"Kernel panic|^BUG:|spinlock lockup", re.M)
+# The WARNING lines head the lock-order checker's reports (kernel/locking/lockdep.c, docs/locking.md).
+LOCKDEP_REPORT = (r"^WARNING: (possible circular locking dependency|possible recursive locking|"
+                  r"inconsistent lock state|possible irq lock inversion|HARDIRQ-safe -> HARDIRQ-unsafe)")
+BAD_LINES = re.compile(r"Kernel panic|^BUG:|spinlock lockup|" + LOCKDEP_REPORT, re.M)
+
+# Every boot of smpix's kernel checks lock order (the boot word lockdep=1) unless told otherwise:
+# the benchmarks (tools/bench*.py, tools/trace.py) set this to False, as the checker costs time.
+LOCKDEP_BOOTS = True
 
 passed = 0
 failed = 0
@@ -61,7 +68,7 @@ class Qemu:
     """One QEMU run with the serial console on a pipe: read it, type into it, always kill it."""
 
     def __init__(self, name, append="", cpus=2, mem=128, iso=False, extra=(), timeout=60,
-                 accel="tcg", initrd=None, kernel=None):
+                 accel="tcg", initrd=None, kernel=None, lockdep=None):
         self.name = name
         self.deadline = time.monotonic() + timeout
         self.output = ""
@@ -73,7 +80,8 @@ class Qemu:
         if iso:
             cmd += ["-cdrom", ISO, "-boot", "d"]
         else:
-            cmd += ["-kernel", kernel or KERNEL, "-initrd", initrd or INITRD, "-append", append]
+            cmd += ["-kernel", kernel or KERNEL, "-initrd", initrd or INITRD,
+                    "-append", with_lockdep(append, kernel, lockdep)]
         cmd += list(extra)
         self.cmd = cmd
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -132,6 +140,17 @@ class Qemu:
         os.makedirs(LOGS, exist_ok=True)
         with open(os.path.join(LOGS, self.name + ".log"), "w") as f:
             f.write("$ " + " ".join(self.cmd) + "\n" + self.output)
+
+
+def with_lockdep(append, kernel, lockdep):
+    """append, with lockdep=1 first for a boot of smpix (not of Linux: bench_linux's kernels) when
+    lockdep (default LOCKDEP_BOOTS) says so and append does not choose itself."""
+    if lockdep is None:
+        lockdep = LOCKDEP_BOOTS
+    smpix = kernel is None or os.path.basename(kernel) == "kernel.elf"
+    if not lockdep or not smpix or re.search(r"(^|\s)lockdep=", append):
+        return append
+    return ("lockdep=1 " + append).strip()
 
 
 def bad_lines(output):

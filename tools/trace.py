@@ -496,6 +496,7 @@ def main(argv):
     ap.add_argument("--title", default=None)
     a = ap.parse_args(argv)
     import harness as h
+    h.LOCKDEP_BOOTS = False     # a timeline of the real costs: without the lock-order checker's
     out = a.out or os.path.join(h.BUILD, "trace")
     if a.source:
         with open(a.source, errors="replace") as f:

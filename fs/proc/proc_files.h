@@ -43,6 +43,9 @@ int proc_write_lock_stat(const char *text);
 void proc_show_lock_stat_on(struct procbuf *pb, void *arg);
 int proc_write_lock_stat_on(const char *text);
 
+/* fs/proc/proc_lockdep.c: the lock-order checker's tables and classes. */
+void proc_show_lockdep(struct procbuf *pb, void *arg);
+
 /* fs/proc/proc_sys.c: the /proc/sys/kernel knobs (run without the BKL). */
 void proc_show_spin_report_ms(struct procbuf *pb, void *arg);
 int proc_write_spin_report_ms(const char *text);

@@ -72,7 +72,7 @@ static int exe_readlink(int pid, char *buf, size_t size);
 			       .no_bkl = true }
 #define PROC_LINK(n, p, fn)   { .name = (n), .parent = (p), .mode = S_IFLNK | 0777, .readlink = (fn) }
 
-enum { ROOT, SYS = 13, SYS_KERNEL = 14 };
+enum { ROOT, SYS = 14, SYS_KERNEL = 15 };
 
 /* The fixed tree; a directory's entries are listed in table order. */
 static const struct proc_entry proc_tree[] = {
@@ -85,6 +85,7 @@ static const struct proc_entry proc_tree[] = {
 	PROC_RW("bkl", ROOT, proc_show_bkl, proc_write_bkl),
 	PROC_RW("bkl_blame", ROOT, proc_show_bkl_blame, proc_write_bkl),
 	PROC_RW("lock_stat", ROOT, proc_show_lock_stat, proc_write_lock_stat),
+	PROC_SYS_RO("lockdep", ROOT, proc_show_lockdep),
 	PROC_RO("syscalls", ROOT, proc_show_syscalls),
 	PROC_RW("ioctl", ROOT, proc_show_ioctl, proc_write_ioctl),
 	PROC_LINK("self", ROOT, self_readlink),

@@ -57,6 +57,8 @@ void unlock_kernel_site(const char *file, int line);
 
 /* Does the current task hold the BKL? */
 bool kernel_locked(void);
+/* The BKL's lock class (lock_stat's line, the lock-order checker's node). */
+struct lock_class *bkl_lock_class(void);
 
 /* A snapshot for /proc/bkl, bklstat and tests. */
 struct bkl_state {

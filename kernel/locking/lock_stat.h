@@ -31,6 +31,7 @@ struct lock_class {
 	int line;
 	int kind;               /* enum lock_kind */
 	int index;              /* its row of statistics, 0 until registered */
+	uint16_t dep_id[3];     /* its nodes in lockdep's graph, per subclass; 0 until first checked */
 	struct lock_class *next;                /* on the list of registered classes */
 	struct lock_point contention_point[LOCKSTAT_POINTS];   /* where waiters waited */
 	struct lock_point contending_point[LOCKSTAT_POINTS];   /* where the holder took it meanwhile */

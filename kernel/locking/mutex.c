@@ -2,6 +2,7 @@
 #include "kernel/locking/mutex.h"
 
 #include "kernel/locking/atomic.h"
+#include "kernel/locking/lockdep.h"
 #include "kernel/panic.h"
 #include "kernel/sched/task.h"
 #include "kernel/x86/x86.h"
@@ -41,7 +42,13 @@ static bool trylock_at(struct mutex *m, uintptr_t ip)
 
 bool mutex_trylock(struct mutex *m)
 {
-	return trylock_at(m, (uintptr_t)__builtin_return_address(0));
+	uintptr_t ip = (uintptr_t)__builtin_return_address(0);
+
+	if (!trylock_at(m, ip))
+		return false;
+	if (__builtin_expect(lockdep_on, 0))
+		lockdep_acquire(m->class, 0, m, NULL, 0, ip, LOCKDEP_TRYLOCK);
+	return true;
 }
 
 /* The slow path of both lock calls, for lock_stat: the wait began at start, from ip, while holder_ip held it. */
@@ -52,14 +59,18 @@ static void note_contention(struct mutex *m, uint64_t start, uintptr_t ip, uintp
 	lock_stat_contended(m->class, -1, rdtsc() - start, &waiter, &holder);
 }
 
-void mutex_lock(struct mutex *m)
+/* mutex_lock() and mutex_lock_nested(): ip is their caller. */
+static void lock_sub(struct mutex *m, int subclass, uintptr_t ip)
 {
-	uintptr_t ip = (uintptr_t)__builtin_return_address(0), holder_ip;
+	uintptr_t holder_ip;
 	uint64_t start;
 
 	might_sleep();
 	if (m->owner == current)
 		panic("mutex %s: task %d takes it twice", m->name, current->pid);
+	/* Checked before the wait, so that an inversion is reported before it hangs. */
+	if (__builtin_expect(lockdep_on, 0))
+		lockdep_acquire(m->class, subclass, m, NULL, 0, ip, 0);
 	if (trylock_at(m, ip))
 		return;
 	holder_ip = READ_ONCE(m->acquired_ip);
@@ -73,6 +84,16 @@ void mutex_lock(struct mutex *m)
 		note_contention(m, start, ip, holder_ip);
 }
 
+void mutex_lock(struct mutex *m)
+{
+	lock_sub(m, 0, (uintptr_t)__builtin_return_address(0));
+}
+
+void mutex_lock_nested(struct mutex *m, int subclass)
+{
+	lock_sub(m, subclass, (uintptr_t)__builtin_return_address(0));
+}
+
 int mutex_lock_interruptible(struct mutex *m)
 {
 	uintptr_t ip = (uintptr_t)__builtin_return_address(0), holder_ip;
@@ -82,6 +103,8 @@ int mutex_lock_interruptible(struct mutex *m)
 	might_sleep();
 	if (m->owner == current)
 		panic("mutex %s: task %d takes it twice", m->name, current->pid);
+	if (__builtin_expect(lockdep_on, 0))
+		lockdep_acquire(m->class, 0, m, NULL, 0, ip, 0);
 	if (trylock_at(m, ip))
 		return 0;
 	holder_ip = READ_ONCE(m->acquired_ip);
@@ -98,6 +121,8 @@ int mutex_lock_interruptible(struct mutex *m)
 	 */
 	if (r < 0 && !READ_ONCE(m->owner))
 		wake_up_one(&m->waiters);
+	if (r < 0 && __builtin_expect(lockdep_on, 0))
+		lockdep_release(m);     /* it gave up waiting: it holds nothing */
 	return r;
 }
 
@@ -105,6 +130,8 @@ void mutex_unlock(struct mutex *m)
 {
 	uint32_t flags;
 
+	if (__builtin_expect(lockdep_on, 0))
+		lockdep_release(m);
 	spin_lock_irqsave(&m->lock, flags);
 	if (m->owner != current)
 		panic("mutex %s: unlocked by task %d, which does not own it", m->name, current->pid);

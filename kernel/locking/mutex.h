@@ -43,6 +43,12 @@ void mutex_init_class(struct mutex *m, const char *name, struct lock_class *clas
 	}
 /* Sleeps until the mutex is ours. Not recursive: taking it twice is a bug, and reported. */
 void mutex_lock(struct mutex *m);
+/*
+ * The same, for a second (or third) mutex of one class taken on purpose in an
+ * order of its own (a parent directory's i_mutex, then its child's): subclass
+ * 1 or 2 tells the lock-order checker so (Linux's mutex_lock_nested()).
+ */
+void mutex_lock_nested(struct mutex *m, int subclass);
 /* The same, but a signal ends the wait: 0 when the mutex is ours, -ERESTARTSYS if not. */
 int mutex_lock_interruptible(struct mutex *m);
 bool mutex_trylock(struct mutex *m);

@@ -49,6 +49,13 @@ bool spin_is_locked(const spinlock_t *l);
 bool spin_held_by_me(const spinlock_t *l);
 
 #define spin_lock(l) spin_lock_at((l), __FILE__, __LINE__)
+/*
+ * A second lock of a class already held, taken on purpose in an order of its
+ * own (two run queues, lowest CPU first): subclass 1 tells the lock-order
+ * checker it is not the same lock taken twice (Linux's spin_lock_nested()).
+ */
+#define spin_lock_nested(l, subclass) spin_lock_nested_at((l), (subclass), __FILE__, __LINE__)
+void spin_lock_nested_at(spinlock_t *l, int subclass, const char *file, int line);
 #define spin_trylock(l) spin_trylock_at((l), __FILE__, __LINE__)
 
 /* Also disable interrupts: for locks an interrupt handler may take too. */

@@ -50,7 +50,8 @@ struct mm *mm_fork(struct mm *parent)
 	if (!child)
 		return NULL;
 	spin_lock(&parent->lock);
-	spin_lock(&child->lock);
+	/* Two mms' locks, of one class: the child's second, always (nobody else knows it yet). */
+	spin_lock_nested(&child->lock, 1);
 	for (unsigned i = 0; i < USER_PDES && r == 0; i++)
 		if (parent->pgdir[i] & PTE_P)
 			r = fork_table(child, P2V(PTE_ADDR(parent->pgdir[i])), (uintptr_t)i << 22);

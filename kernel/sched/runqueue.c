@@ -102,7 +102,7 @@ void rq_double_lock(struct runqueue *a, struct runqueue *b)
 	}
 	spin_lock(&a->lock);
 	if (b != a)
-		spin_lock(&b->lock);
+		spin_lock_nested(&b->lock, 1);  /* the higher one second: an order, not recursion */
 }
 
 void rq_double_unlock(struct runqueue *a, struct runqueue *b)

@@ -19,6 +19,7 @@
 
 #include "kernel/locking/atomic.h"
 #include "kernel/locking/bkl.h"
+#include "kernel/locking/lockdep.h"
 #include "kernel/ipi.h"
 #include "kernel/lib/format.h"
 #include "kernel/mm/kheap.h"
@@ -216,6 +217,9 @@ static void __schedule(bool preempted)
 	}
 
 	trace_switch(prev, next, switch_reason(prev, preempted));
+	/* next lets the run-queue lock go (sched_finish_switch): the checker moves it to next's held locks. */
+	if (__builtin_expect(lockdep_on, 0))
+		lockdep_handoff(&rq->lock, prev, next);
 	next->on_cpu = true;
 	next->cpu = c->id;
 	c->curr = next;

@@ -4,6 +4,7 @@
 
 #include "kernel/cpu.h"
 #include "kernel/list.h"
+#include "kernel/locking/lockdep.h"
 #include "kernel/signal/signal.h"
 #include "kernel/types.h"
 #include "kernel/sched/waitqueue.h"
@@ -78,6 +79,7 @@ struct task {
 	 */
 	int lock_depth;
 	struct bkl_site *bkl_site;      /* where its outermost lock_kernel() was */
+	struct lockdep_held lockdep;    /* the locks it holds, for the lock-order checker (lockdep.c) */
 
 	void *kstack;                   /* KSTACK_SIZE bytes; the task's trapframe sits at its top */
 	struct fpu_state fpu;           /* its x87/SSE registers while it is switched out (fpu.c) */

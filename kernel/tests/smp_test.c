@@ -37,7 +37,11 @@ static bool wait_for_count(atomic_t *counter, int want)
 	return true;
 }
 
-/* Protects hammer_count. */
+/*
+ * Protects hammer_count. Taken in the function-call IPI and by the test's own
+ * task: with interrupts off in both, or an IPI to a CPU inside it would wait for
+ * it for ever (the lock-order checker's "inconsistent lock state").
+ */
 static spinlock_t hammer_lock = SPINLOCK_INIT("hammer");
 static uint32_t hammer_count;
 static atomic_t hammer_arrived, hammer_done;
@@ -49,12 +53,14 @@ static void hammer(void *arg)
 	while (atomic_read(&hammer_arrived) < (int)(uintptr_t)arg)
 		cpu_relax();
 	for (int i = 0; i < HAMMER_ROUNDS; i++) {
-		spin_lock(&hammer_lock);
+		uint32_t flags, v;
+
+		spin_lock_irqsave(&hammer_lock, flags);
 		/* Read, pause, write: without the lock, increments from other CPUs get lost. */
-		uint32_t v = READ_ONCE(hammer_count);
+		v = READ_ONCE(hammer_count);
 		cpu_relax();
 		WRITE_ONCE(hammer_count, v + 1);
-		spin_unlock(&hammer_lock);
+		spin_unlock_irqrestore(&hammer_lock, flags);
 	}
 	atomic_inc(&hammer_done);
 }

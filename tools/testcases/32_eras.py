@@ -24,7 +24,7 @@ SEM_KTESTS = ",".join([
     "bkl_nests_three_deep", "bkl_released_while_holder_sleeps", "bkl_contention_from_all_cpus_is_exact",
     "bkl_statistics_count_each_site", "bkl_released_when_holder_yields_alone",
     "bkl_holders_that_yield_keep_their_counter_exact", "bkld_holds_the_bkl_for_life",
-    "syscall_bkl_flag_takes_the_bkl"])
+    "syscall_bkl_flag_takes_the_bkl", "lockdep_bkl_holder_sleeping_makes_no_edges"])
 
 
 def era_boot(h, era, label=None, kernel=None, initrd=None, ioctl_mode="auto", syscalls="# bkl=flagged"):

@@ -153,9 +153,11 @@ ABBA_MOVE_MONEY = """\t/* LAB7: BEGIN move-money */
 
 
 def check_lab7_names_abba(h):
-    """Lab 7's last step is graded without a lock-order checker: in a tree whose transfers take the two
-    branch locks in from/to order, the grader must find the deadlock itself, name it ABBA from
-    /dev/ledger's report, and still end (labcheck kills the stuck workers)."""
+    """Lab 7's last step: in a tree whose transfers take the two branch locks in from/to order, the
+    grader's boot (lockdep=1) must show the lock-order checker's report of the two orders, and the
+    grader must fail its lock-order check naming both branch locks; the deadlock itself still
+    comes, and the grader must find it, name it ABBA from /dev/ledger's report, and still end
+    (labcheck kills the stuck workers)."""
     name = "labs[lab7] the grader names an ABBA deadlock (branch locks in from/to order) and ends"
     if not h.wanted(name):
         return
@@ -188,6 +190,16 @@ def check_lab7_names_abba(h):
         problems.append(f"exit {rc}, {m.group(0) if m else 'no score line'}")
     if re.search(r"^FAIL.*no BUG report, no lockup", out, re.M):
         problems.append("the run did not end cleanly")
+    order = re.search(r"^FAIL\s+lab7: ledger-lock-order.*$", out, re.M)
+    if not order or not all(f"&branch_locks[{b}]" in order.group(0) for b in (0, 1)):
+        problems.append("no ledger-lock-order FAIL naming both branch locks: " + failures(out))
+    log = os.path.join(out_dir, "build", "grade-logs", "lab7-smp2.log")
+    text = open(log, errors="replace").read() if os.path.exists(log) else ""
+    report = text.find("WARNING: possible circular locking dependency detected")
+    if report < 0 or not re.search(r"^-> #1 \(&branch_locks\[[01]\]\)", text[report:], re.M):
+        problems.append("the grader's boot log has no circular-dependency report with the other chain (#1)")
+    elif report > text.find("workers stuck") >= 0:
+        problems.append("the checker's report came after the deadlock, not before")
     h.record(name, not problems, "; ".join(problems))
     if not problems:
         shutil.rmtree(out_dir, ignore_errors=True)
