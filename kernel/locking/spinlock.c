@@ -36,7 +36,7 @@ static void stat_acquired(spinlock_t *l)
  * task preempted in the middle of "find my CPU, then increment its counter"
  * could resume on another CPU and increment the wrong one.
  */
-static void note_held(spinlock_t *l, const char *file, int line)
+static inline __attribute__((always_inline)) void note_held(spinlock_t *l, const char *file, int line)
 {
 	struct cpu *c = this_cpu();
 
@@ -48,7 +48,7 @@ static void note_held(spinlock_t *l, const char *file, int line)
 	c->nlocks_held++;
 }
 
-static void note_released(spinlock_t *l)
+static inline __attribute__((always_inline)) void note_released(spinlock_t *l)
 {
 	struct cpu *c = this_cpu();
 
