@@ -77,6 +77,9 @@ static __attribute__((noinline)) void report_lockup(spinlock_t *l, const char *f
 /*
  * Every lock pair runs through spin_lock_at() and spin_unlock(): each starts
  * on a 256-byte boundary, so that, shorter than that, neither straddles a page.
+ * (With the lock-order checker's calls spin_unlock() is a little longer, but
+ * what runs on every call, up to its return, is its first 150 bytes; the rest
+ * are the tails for lock_stat, lockdep and a preemption.)
  * Under QEMU's TCG a jump to another page cannot be chained from one
  * translated block to the next and costs a lookup each time: when a change
  * moved spin_unlock() across a page boundary, ioctlbench -l's spinlock pair
@@ -175,9 +178,9 @@ LOCK_PATH_ALIGNED void spin_unlock(spinlock_t *l)
 	if (!spin_is_locked(l) || l->holder_cpu != cpu_id())
 		panic("spin_unlock of lock %s not held by CPU %d (holder %d)",
 		      l->name, cpu_id(), l->holder_cpu);
+	note_released(l);
 	if (__builtin_expect(lockdep_on, 0))
 		lockdep_release(l);
-	note_released(l);
 	if (__builtin_expect(l->stat_at != 0, 0)) {
 		lock_stat_held(l->class, (uint32_t)((uint32_t)rdtsc() - l->stat_at));
 		l->stat_at = 0;
