@@ -175,9 +175,9 @@ LOCK_PATH_ALIGNED void spin_unlock(spinlock_t *l)
 	if (!spin_is_locked(l) || l->holder_cpu != cpu_id())
 		panic("spin_unlock of lock %s not held by CPU %d (holder %d)",
 		      l->name, cpu_id(), l->holder_cpu);
+	note_released(l);
 	if (__builtin_expect(lockdep_on, 0))
 		lockdep_release(l);
-	note_released(l);
 	if (__builtin_expect(l->stat_at != 0, 0)) {
 		lock_stat_held(l->class, (uint32_t)((uint32_t)rdtsc() - l->stat_at));
 		l->stat_at = 0;
