@@ -64,13 +64,24 @@ static inline __attribute__((always_inline)) void note_released(spinlock_t *l)
 	l->holder_cpu = -1;
 }
 
-/* Out of line, so that "break report_lockup" stops at its first line with its arguments (docs/debugging.md). */
-static __attribute__((noinline)) void report_lockup(spinlock_t *l, const char *file, int line)
+/*
+ * Out of line, so that "break report_lockup" stops at its first line with its
+ * arguments (docs/debugging.md). A holder of -1 means the lock is between
+ * two holders: the ticket being served belongs to a CPU that has not yet
+ * noticed, which under an emulator is a vCPU the host is not running; so the
+ * tickets are printed too.
+ */
+static __attribute__((noinline)) void report_lockup(spinlock_t *l, const char *file, int line, uint16_t ticket)
 {
+	int holder = READ_ONCE(l->holder_cpu);
+
 	printk("BUG: spinlock lockup suspected on CPU %d: lock %s wanted at %s:%d\n",
 	       cpu_id(), l->name, file, line);
-	printk("     held by CPU %d, taken at %s:%d\n", l->holder_cpu,
-	       l->file ? l->file : "?", l->line);
+	if (holder >= 0)
+		printk("     held by CPU %d, taken at %s:%d\n", holder, l->file ? l->file : "?", l->line);
+	else
+		printk("     held by nobody, being handed to the CPU with ticket %u (ours is %u)\n",
+		       READ_ONCE(l->owner), ticket);
 	dump_backtrace(read_ebp());
 }
 
@@ -97,7 +108,7 @@ static __attribute__((noinline)) void spin_wait(spinlock_t *l, uint16_t ticket, 
 	while (READ_ONCE(l->owner) != ticket) {
 		cpu_relax();
 		if (!reported && rdtsc() - start > spin_report_cycles) {
-			report_lockup(l, file, line);
+			report_lockup(l, file, line, ticket);
 			reported = true;
 		}
 	}

@@ -205,6 +205,16 @@ def check_spinlock_hang(h):
     record(h, name, "spin-hang", rc, p)
 
 
+def stop_in_bkl_hammer(h):
+    """gdb commands that stop the ktest bkl_contention_from_all_cpus_is_exact 50 increments in: every
+    worker has started, and the lock goes round them. The line is the worker's increment under the
+    BKL, found in the source so that an edit above it cannot move it."""
+    src = open(os.path.join(h.ROOT, "kernel", "tests", "bkl_test.c")).read().split("\n")
+    line = next(i + 1 for i, l in enumerate(src) if "bkl_counter++;" in l)
+    return ["break bkl_contention_worker", "continue", "delete", f"break kernel/tests/bkl_test.c:{line}",
+            "ignore 2 50", "continue"]
+
+
 def check_bkl_waiters(h):
     """Four CPUs hammer the BKL (ktest bkl_contention_from_all_cpus_is_exact): smpix bkl lists
     the CPUs spinning for it, never its holder's, one for each ticket waiting."""
@@ -213,13 +223,7 @@ def check_bkl_waiters(h):
         return
     if not shutil.which("gdb"):
         return h.skip(name, "gdb is not installed")
-    # 50 hits in: every worker has started, and the ticket lock serves them in turn. The line is
-    # the worker's increment under the BKL, found in the source so that an edit above it cannot move it.
-    src = open(os.path.join(h.ROOT, "kernel", "tests", "bkl_test.c")).read().split("\n")
-    line = next(i + 1 for i, l in enumerate(src) if "bkl_counter++;" in l)
-    rc, out, _ = gdb_session(h, "bkl-waiters", ["break bkl_contention_worker", "continue", "delete",
-                                                f"break kernel/tests/bkl_test.c:{line}", "ignore 2 50",
-                                                "continue"] + marked(["smpix bkl 2"]) + ["kill"],
+    rc, out, _ = gdb_session(h, "bkl-waiters", stop_in_bkl_hammer(h) + marked(["smpix bkl 2"]) + ["kill"],
                              append="test=bkl_contention_from_all_cpus_is_exact")
     s = section(out, "smpix bkl 2")
     p = []
@@ -251,14 +255,9 @@ def check_bkl_semaphore(h):
         return
     if not shutil.which("gdb"):
         return h.skip(name, "gdb is not installed")
-    src = open(os.path.join(h.ROOT, "kernel", "tests", "bkl_test.c")).read().split("\n")
-    line = next(i + 1 for i, l in enumerate(src) if "bkl_counter++;" in l)
-    rc, out, _ = gdb_session(h, "bkl-semaphore", ["break bkl_contention_worker", "continue", "delete",
-                                                  f"break kernel/tests/bkl_test.c:{line}", "ignore 2 50",
-                                                  "continue",
-                                                  'printf "truth sem %d %d\\n", '
-                                                  "('bkl_sem.c'::kernel_sem).holder->pid, "
-                                                  "('bkl_sem.c'::kernel_sem).nwaiting"]
+    rc, out, _ = gdb_session(h, "bkl-semaphore", stop_in_bkl_hammer(h) +
+                             ['printf "truth sem %d %d\\n", (\'bkl_sem.c\'::kernel_sem).holder->pid, '
+                              "('bkl_sem.c'::kernel_sem).nwaiting"]
                              + marked(["smpix bkl 2", "smpix deadlock"]) + ["kill"],
                              append="era=2.6.8 test=bkl_contention_from_all_cpus_is_exact")
     s = section(out, "smpix bkl 2")
