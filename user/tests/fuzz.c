@@ -34,6 +34,7 @@
 
 #include "kernel/uapi/fcntl.h"
 #include "ulib.h"
+#include <string.h>
 
 struct call {
 	const char *name;
@@ -660,6 +661,36 @@ static int read_ticks(long long ticks[TICK_CPUS])
 	return ncpu;
 }
 
+/*
+ * A child that will not die: say what the kernel says of it (/proc/PID/status's
+ * State and switches, /proc/PID/sched's wait figures), for whoever reads the log.
+ */
+static void show_undying(int pid)
+{
+	static const char *const files[] = { "status", "sched" };
+	static char text[2048];
+
+	for (unsigned i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char path[48];
+		int fd, n, got = 0;
+
+		snprintf(path, sizeof(path), "/proc/%d/%s", pid, files[i]);
+		if ((fd = (int)syscall(__NR_open, path, O_RDONLY, 0)) < 0)
+			continue;
+		while (got < (int)sizeof(text) - 1 && (n = read(fd, text + got, sizeof(text) - 1 - got)) > 0)
+			got += n;
+		syscall(__NR_close, fd);
+		text[got] = 0;
+		for (char *line = text, *end; *line; line = end) {
+			end = line + strcspn(line, "\n");
+			if (*end)
+				*end++ = 0;
+			if (!strncmp(line, "State", 5) || strstr(line, "ctxt_switches") || strstr(line, "wait"))
+				printf("fuzz:   pid %d %s: %s\n", pid, files[i], line);
+		}
+	}
+}
+
 static void kill_slot(struct slot *s, long long t)
 {
 	kill(s->pid, SIGKILL);
@@ -746,6 +777,7 @@ static void watch(struct slot *slots, int nslots)
 			stats.undying++;
 			printf("fuzz: BUG? child %u (pid %d) did not die within a second of SIGKILL "
 			       "(replay: fuzz_child=%u)\n", s->seed, s->pid, s->seed);
+			show_undying(s->pid);
 			s->pid = 0;     /* give up on it */
 		}
 	}
