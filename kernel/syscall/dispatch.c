@@ -82,7 +82,7 @@ static void log_enosys(uint32_t nr, const struct syscall_desc *d)
 }
 
 /* Preemption off, so the count lands in the row of the CPU we are on (Linux's this_cpu_inc). */
-static void count_call(unsigned slot)
+static inline __attribute__((always_inline)) void count_call(unsigned slot)
 {
 	preempt_disable();
 	rows[cpu_id()].calls[slot]++;

@@ -45,8 +45,8 @@ void gdt_init_cpu(struct cpu *c)
 	__asm__ volatile("lgdt %0" : : "m"(gdtr));
 	__asm__ volatile(
 		"ljmp %0, $1f\n1:\n"
-		"movw %w1, %%ds\n movw %w1, %%es\n movw %w1, %%ss\n"
-		"movw %w2, %%gs\n xorl %%eax, %%eax\n movw %%ax, %%fs\n"
-		: : "i"(KERNEL_CS), "r"(KERNEL_DS), "r"(PERCPU_SEL) : "eax", "memory");
+		"movw %w1, %%ss\n movw %w2, %%ds\n movw %w2, %%es\n"
+		"movw %w3, %%gs\n xorl %%eax, %%eax\n movw %%ax, %%fs\n"
+		: : "i"(KERNEL_CS), "r"(KERNEL_DS), "r"(USER_DS), "r"(PERCPU_SEL) : "eax", "memory");
 	__asm__ volatile("ltr %w0" : : "r"(TSS_SEL));
 }

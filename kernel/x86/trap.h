@@ -33,6 +33,9 @@ struct trapframe {
 	uint32_t eip, cs, eflags;
 	uint32_t esp, ss;       /* only when the trap came from user mode */
 };
+/* trapentry.S reads %es and %ds in the frame by these offsets (TF_ES, TF_DS). */
+_Static_assert(offsetof(struct trapframe, es) == 40 && offsetof(struct trapframe, ds) == 44,
+	       "trapentry.S's TF_ES and TF_DS");
 
 typedef void (*trap_handler_t)(struct trapframe *tf);
 

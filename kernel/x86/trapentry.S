@@ -5,6 +5,10 @@
  */
 #include "kernel/x86/gdt.h"
 
+/* Offsets in struct trapframe (kernel/x86/trap.h): pushal's eight words, then gs, fs, es, ds. */
+#define TF_ES 40
+#define TF_DS 44
+
 .text
 .align 16
 .globl trap_stubs
@@ -55,10 +59,26 @@ trap_common:
 	.cfi_rel_offset %edx, 20
 	.cfi_rel_offset %ecx, 24
 	.cfi_rel_offset %eax, 28
-	movw $KERNEL_DS, %ax
+	/*
+	 * The kernel runs with USER_DS in %ds and %es, as Linux does: it is the
+	 * same flat 4 GB segment as KERNEL_DS, and ring 0 may use a DPL 3 data
+	 * segment. So a trap from user mode, where they hold USER_DS already,
+	 * loads neither, and trap_return pops neither back. Under TCG each
+	 * segment load is a call into the emulator that reads and checks a GDT
+	 * descriptor, about 30 ns: four of them were a sixth of a getpid().
+	 * %gs is always loaded (user mode keeps its TLS there, the kernel its
+	 * struct cpu); %fs the kernel never touches.
+	 */
+	movl $USER_DS, %eax
+	movw %ds, %dx
+	cmpw %ax, %dx
+	je 1f
 	movw %ax, %ds
+1:	movw %es, %dx
+	cmpw %ax, %dx
+	je 2f
 	movw %ax, %es
-	movw $PERCPU_SEL, %ax
+2:	movw $PERCPU_SEL, %ax
 	movw %ax, %gs
 	pushl %esp                      /* argument: the struct trapframe */
 	.cfi_adjust_cfa_offset 4
@@ -83,10 +103,25 @@ trap_dispatch_return:
 /* Also where a new task starts its life: its stack holds a trapframe to "return" through. */
 .globl trap_return
 trap_return:
-	popal
+	/*
+	 * %ds and %es from the frame only when they differ from what the kernel
+	 * runs with: USER_DS's descriptor never changes, so an equal selector is
+	 * the same segment. (Not so %gs and %fs: a context switch or
+	 * set_thread_area() may have rewritten the TLS descriptor behind an
+	 * unchanged selector, and only a load picks up the new base.)
+	 */
+	movl TF_DS(%esp), %eax
+	movw %ds, %dx
+	cmpw %ax, %dx
+	je 1f
+	movw %ax, %ds
+1:	movl TF_ES(%esp), %eax
+	movw %es, %dx
+	cmpw %ax, %dx
+	je 2f
+	movw %ax, %es
+2:	popal
 	popl %gs
 	popl %fs
-	popl %es
-	popl %ds
-	addl $8, %esp                   /* trapno and error code */
+	addl $16, %esp                  /* es and ds (loaded above), trapno and error code */
 	iret
