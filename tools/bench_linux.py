@@ -273,7 +273,7 @@ def write_md(path, facts, cfg, summ_s, summ_l, results):
              f"{cfg['boots']} boots of each kernel, interleaved; sysbench_scale={cfg['scale']}",
              f"- host: {facts['host']}; load average {cfg['load_before']} before, {cfg['load_after']} after",
              f"- date: {facts['date']}",
-             "- each cell: the median over the boots of each boot's median of 3 rounds (getpid: "
+             "- each cell: the median over the boots of each boot's median of its rounds (3; FIONREAD 5; getpid: "
              "round by round), with the lowest and highest boot in brackets", "",
              "| figure | unit | smpix | Linux 6.1 | smpix/Linux | reading |", "|---|---|---|---|---|---|"]
     for key, label, unit, better in figures(cpus):

@@ -60,7 +60,7 @@ def check_scaling(h, out, cpus, rounds, percents):
     h.record(f"{name}: tools/bench.py parses every point line", lines and all(points),
              f"{len(lines)} lines, unparsed: {[l for l, p in zip(lines, points) if not p][:1]}")
     points = [p for p in points if p]
-    modes = ["bkl", "own", "serialized"] + [f"mix{f}" for f in percents]
+    modes = ["bkl", "own", "serialized"] + [f"mix{f}" for f in percents] + [f"phased{f}" for f in percents]
     want = [(m, w, r) for r in range(1, rounds + 1) for m in modes
             for w in (range(1, cpus + 1) if r % 2 else range(cpus, 0, -1))]
     got = [(bench.mode_name(p["mode"], p["f"], p["sleep_us"]), p["workers"], p["round"]) for p in points]
@@ -68,7 +68,7 @@ def check_scaling(h, out, cpus, rounds, percents):
              got == want, f"got {got[:6]}..., wanted {want[:6]}...")
     bad = []
     for p in points:
-        what = f"{p['mode']}{p['f'] if p['mode'] == 'mix' else ''} x{p['workers']} r{p['round']}"
+        what = f"{bench.mode_name(p['mode'], p['f'], 0)} x{p['workers']} r{p['round']}"
         bkl_share = {"bkl": p["calls"], "own": 0, "serialized": 0}.get(p["mode"])
         if p["calls"] <= 0 or p["ns"] <= 0 or p["cps"] <= 0:
             bad.append(f"{what}: no calls or no time")
@@ -82,6 +82,11 @@ def check_scaling(h, out, cpus, rounds, percents):
             bad.append(f"{what}: {p['bkl_calls']} of {p['calls']} calls to the BKL device")
         if p["mode"] == "mix" and p["calls"] >= 20 and not 0 < p["bkl_calls"] < p["calls"]:
             bad.append(f"{what}: {p['bkl_calls']} of {p['calls']} calls to the BKL device")
+        # A phased mix stops only at a barrier: whole blocks of 1000 calls per worker, exactly f% of them
+        # to the BKL device.
+        if p["mode"] == "phased" and (p["calls"] % (1000 * p["workers"]) or
+                                      p["bkl_calls"] * 100 != p["calls"] * p["f"]):
+            bad.append(f"{what}: {p['bkl_calls']} of {p['calls']} calls to the BKL device, not whole blocks")
         if p["mode"] in ("bkl", "serialized") and not 0 < p["hold_ns"] <= p["ns"] * p["workers"]:
             bad.append(f"{what}: BKL held {p['hold_ns']} ns in a run of {p['ns']} ns")
         if p["mode"] == "own" and p["hold_ns"] != 0:
@@ -121,7 +126,7 @@ def session(h, cpus):
     h.record(f"{name} a sleeping call under the BKL counts every call",
              len(runs) == 1 and int(runs[0][8]) == int(runs[0][4]) == 3 * cpus, repr(out))
     # bkl_timing is 0 (booted so): -S must switch it on for its hold times and put it back.
-    out = s.run("ioctlbench -S -r 2 -t 20 -w 20 -f 50; echo status=$?; cat /proc/sys/kernel/bkl_timing",
+    out = s.run("ioctlbench -S -r 2 -t 20 -w 20 -f 50 -F 50; echo status=$?; cat /proc/sys/kernel/bkl_timing",
                 timeout=120)
     check_scaling(h, out, cpus, 2, [50])
     h.record(f"{name} -S exits 0 and puts bkl_timing back",
@@ -142,9 +147,12 @@ def session(h, cpus):
                            r"at fs/ioctl/vfs_ioctl\.c:\d+ driver_ioctl: push the BKL out of it first$", out, re.M)
              is not None, repr(out))
     out = s.run("ioctlbench -d nope; echo status=$?; ioctlbench -p 0; echo status=$?; "
-                "ioctlbench -S -m own,nope; echo status=$?; ioctlbench -S -f 101; echo status=$?")
+                "ioctlbench -S -m own,nope; echo status=$?; ioctlbench -S -f 101; echo status=$?; "
+                "ioctlbench -S -F x; echo status=$?; ioctlbench -S -m phased; echo status=$?; "
+                "ioctlbench -S -F 50 -p 17; echo status=$?")
     h.record(f"{name} bad arguments: usage and status 2",
-             out is not None and out.count("usage: ioctlbench") == 4 and out.count("status=2") == 4, repr(out))
+             out is not None and out.count("usage: ioctlbench") == 7 and out.count("status=2") == 7,
+             repr(out))
     s.run("poweroff")
     s.q.wait_exit()
     h.record(f"{name} no kernel complaint, powers off", not h.bad_lines(s.q.output) and s.q.exit_code is not None,

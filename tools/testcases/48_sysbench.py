@@ -42,8 +42,16 @@ def check_output(h, name, out, want_pid1):
     if cpus > 1:
         want.add("pipe_rtt_cross_us")
     for fig in sorted(want):
-        if len(rounds.get(fig, [])) != 3:
-            problems.append(f"{fig}: {len(rounds.get(fig, []))} rounds, wanted 3")
+        n = 5 if fig.startswith("fionread_") else 3
+        if len(rounds.get(fig, [])) != n:
+            problems.append(f"{fig}: {len(rounds.get(fig, []))} rounds, wanted {n}")
+    # FIONREAD's worker counts take turns: 1..N in odd rounds, N..1 in even ones.
+    order = [(f, int(r)) for f, r, _, _ in bl.LINE.findall(out) if f.startswith("fionread_")]
+    n = min(cpus, 8)
+    wanted = [(f"fionread_cps_w{w}", r) for r in range(1, 6)
+              for w in (range(1, n + 1) if r % 2 else range(n, 0, -1))]
+    if order != wanted:
+        problems.append(f"FIONREAD runs in the order {order[:6]}..., wanted {wanted[:6]}...")
     if set(rounds) - want:
         problems.append(f"unexpected figures {sorted(set(rounds) - want)}")
     if not done or done.group(1) != "0":

@@ -5,7 +5,7 @@
  *
  *   ioctlbench [-d bkl|own|serialized|all] [-p PROCS] [-n CALLS] [-w SPINS]
  *              [-s SLEEP_US] [-r REPEAT]
- *   ioctlbench -S [-m MODES] [-f PERCENTS] [-p MAXPROCS] [-t MS] [-w SPINS]
+ *   ioctlbench -S [-m MODES] [-f PERCENTS] [-F PERCENTS] [-p MAXPROCS] [-t MS] [-w SPINS]
  *              [-s SLEEP_US] [-r ROUNDS]
  *   ioctlbench -l [-n N]
  *
@@ -30,7 +30,11 @@
  * rather than a count of them, so that a run that collapses costs no more time
  * than one that scales. -f adds a mix for each percentage f: every worker
  * sends f% of its calls to /dev/bench_bkl and the rest to /dev/bench_own, the
- * same work on each, in a shuffled order (Amdahl's law, docs/performance.md).
+ * same work on each, in a shuffled order (a throughput mix). -F adds the
+ * same mixes phased, as a fork-join program: in each block of 1000 calls a
+ * worker makes its f% BKL calls first, then the rest, then waits at a
+ * barrier for all the others; this is the program Amdahl's law describes
+ * (docs/performance.md, "Amdahl's law").
  * Each run prints one "point" line, with the BKL's hold and wait time at the
  * ioctl path's lock_kernel() site (/proc/bkl, timed: bkl_timing is set to 1
  * for the runs and put back after).
@@ -61,8 +65,17 @@
 #define MAX_PROCS 64
 #define MAX_REPEAT 15
 #define MAX_ROUNDS 50
-#define MAX_MODES 12
+#define MAX_MODES 16
+#define MAX_PHASED 16                   /* workers of a phased mix: a release pipe each */
 #define MIX_BLOCK 100                   /* a mix sends exactly f of every 100 calls to the BKL device */
+/*
+ * A phased mix's block: f of every 1000 calls, then the barrier. Longer than
+ * a shuffled block because each block start lines the workers up on the BKL
+ * at once and each barrier waits for the slowest: with 100-call blocks (6 ms
+ * under TCG) that cost 10-20% of the run at f = 10%, which is the machinery
+ * and not the lock.
+ */
+#define PHASED_BLOCK 1000
 #define MODE_FILE "/proc/sys/kernel/ioctl_mode"
 #define TIMING_FILE "/proc/sys/kernel/bkl_timing"
 #define BKL_DEV "/dev/bench_bkl"
@@ -79,8 +92,9 @@ struct config {
  * device alone, 0 for the flagged one alone), each doing `work`.
  */
 struct job {
-	const char *label;              /* bkl, own, serialized or mix: what the output calls it */
+	const char *label;              /* bkl, own, serialized, mix or phased: what the output calls it */
 	int bkl_pct;
+	int phased;                     /* the BKL calls first in each block, then a barrier */
 	int serialized;                 /* run with ioctl_mode=serialized */
 	int procs;
 	unsigned calls;                 /* calls per worker, or 0: call until the deadline */
@@ -240,12 +254,102 @@ static void mix_block(unsigned char *to_bkl, int pct, unsigned *seed)
 	}
 }
 
-static void worker(const struct job *j, int index, int ready_fd, int go_fd, int result_fd)
+/* The BKL calls first, then the others: the two phases of a fork-join block. */
+static void phased_block(unsigned char *to_bkl, int pct)
+{
+	for (int i = 0; i < PHASED_BLOCK; i++)
+		to_bkl[i] = i < pct * PHASED_BLOCK / 100;
+}
+
+static int block_size(const struct job *j)
+{
+	return j->phased ? PHASED_BLOCK : MIX_BLOCK;
+}
+
+/*
+ * The barrier at the end of each block of a phased mix, made of pipes (smpix
+ * has no shared memory between processes): every worker but the first writes
+ * a byte to `arrive` and waits for one on its own release pipe; the first
+ * reads the others' bytes, then writes each a byte: 1 to go on, 0 to stop (it
+ * alone looks at the clock, so all stop after the same block). Nobody can
+ * arrive at the next barrier before the first has read every arrival at this
+ * one, so arrivals never mix. The reads poll (O_NONBLOCK) rather than sleep:
+ * each worker has a CPU of its own, and a wakeup across CPUs would add tens of
+ * microseconds to every block.
+ */
+struct barrier {
+	int arrive[2];
+	int release[MAX_PHASED][2];
+};
+
+static char poll_byte(int fd)
+{
+	char b;
+
+	while (read(fd, &b, 1) != 1)
+		;
+	return b;
+}
+
+/* 1: go on with another block; 0: stop. */
+static int barrier_wait(struct barrier *br, int index, int procs, unsigned long long deadline)
+{
+	char go = 1;
+
+	if (procs == 1)
+		return now_ns() < deadline;
+	if (index > 0) {
+		write(br->arrive[1], &go, 1);
+		return poll_byte(br->release[index][0]);
+	}
+	for (int i = 1; i < procs; i++)
+		poll_byte(br->arrive[0]);
+	go = now_ns() < deadline;
+	for (int i = 1; i < procs; i++)
+		write(br->release[i][1], &go, 1);
+	return go;
+}
+
+static int barrier_open(struct barrier *br, int procs)
+{
+	if (pipe(br->arrive) < 0 || fcntl(br->arrive[0], F_SETFL, O_NONBLOCK) < 0)
+		return -1;
+	for (int i = 1; i < procs; i++)
+		if (pipe(br->release[i]) < 0 || fcntl(br->release[i][0], F_SETFL, O_NONBLOCK) < 0)
+			return -1;
+	return 0;
+}
+
+static void barrier_close(struct barrier *br, int procs)
+{
+	for (int k = 0; k < 2; k++) {
+		close(br->arrive[k]);
+		for (int i = 1; i < procs; i++)
+			close(br->release[i][k]);
+	}
+}
+
+/* Before each block of block_size() calls: may the worker go on? Fills in the block's order. */
+static int next_block(const struct job *j, struct worker_result *r, unsigned char *to_bkl, unsigned *seed,
+		      struct barrier *br, int index, unsigned long long deadline)
+{
+	if (j->phased) {
+		if (r->calls_done && !barrier_wait(br, index, j->procs, deadline))
+			return 0;
+		phased_block(to_bkl, j->bkl_pct);
+	} else {
+		mix_block(to_bkl, j->bkl_pct, seed);
+	}
+	return 1;
+}
+
+static void worker(const struct job *j, int index, int ready_fd, int go_fd, int result_fd,
+		   struct barrier *br)
 {
 	struct worker_result r = { nth_cpu(index % online_cpus()), 0, 0, 0, 0 };
 	unsigned seed = j->seed * 2654435761u + index * 40503u + 1;
 	unsigned long long start, deadline = 0;
-	unsigned char to_bkl[MIX_BLOCK];
+	unsigned char to_bkl[PHASED_BLOCK];
 	int bkl_fd = -1, own_fd = -1;
 	char b = 0;
 
@@ -261,12 +365,14 @@ static void worker(const struct job *j, int index, int ready_fd, int go_fd, int 
 	while (!r.error) {
 		int fd;
 
-		/* At least one call each, even for a worker that starts late. */
-		if (j->calls ? r.calls_done >= j->calls : r.calls_done && now_ns() >= deadline)
+		/* At least one call each, even for a worker that starts late; a phased one whole blocks. */
+		if (j->calls ? r.calls_done >= j->calls :
+		    !j->phased && r.calls_done && now_ns() >= deadline)
 			break;
-		if (r.calls_done % MIX_BLOCK == 0)
-			mix_block(to_bkl, j->bkl_pct, &seed);
-		fd = to_bkl[r.calls_done % MIX_BLOCK] ? bkl_fd : own_fd;
+		if (r.calls_done % block_size(j) == 0 &&
+		    !next_block(j, &r, to_bkl, &seed, br, index, deadline))
+			break;
+		fd = to_bkl[r.calls_done % block_size(j)] ? bkl_fd : own_fd;
 		if (ioctl(fd, BENCH_UPDATE, &j->work) < 0) {
 			r.error = errno;
 			break;
@@ -275,6 +381,9 @@ static void worker(const struct job *j, int index, int ready_fd, int go_fd, int 
 		r.calls_done++;
 	}
 	r.ns = now_ns() - start;
+	/* A worker whose call failed still keeps the others' barriers, until they stop. */
+	while (j->phased && r.error && barrier_wait(br, index, j->procs, deadline))
+		;
 	write(result_fd, &r, sizeof(r));
 	exit(0);
 }
@@ -336,16 +445,19 @@ static int one_run(const struct job *j, struct run_result *out)
 	unsigned long long start, deadline[MAX_PROCS];
 	struct bkl_sample before, after;
 	struct bench_stats stats;
+	struct barrier br;
 	int ready[2], go[2], res[2], st;
 	char b[MAX_PROCS];
 
 	memset(out, 0, sizeof(*out));
+	if (j->phased && (j->procs > MAX_PHASED || barrier_open(&br, j->procs) < 0))
+		return -1;
 	if (device_stats(j, BENCH_RESET, &stats) < 0 || pipe(ready) < 0 || pipe(go) < 0 ||
 	    pipe(res) < 0)
 		return -1;
 	for (int i = 0; i < j->procs; i++)
 		if (fork() == 0)
-			worker(j, i, ready[1], go[0], res[1]);
+			worker(j, i, ready[1], go[0], res[1], &br);
 	for (int i = 0; i < j->procs; i++)
 		read(ready[0], b, 1);
 	bkl_sample(&before);
@@ -366,6 +478,8 @@ static int one_run(const struct job *j, struct run_result *out)
 		close(go[i]);
 		close(res[i]);
 	}
+	if (j->phased)
+		barrier_close(&br, j->procs);
 	if (device_stats(j, BENCH_READ, &stats) < 0)
 		return -1;
 	out->counted = stats.calls;
@@ -467,8 +581,8 @@ static int make_job(const char *mode, int pct, const struct config *c, struct jo
 		j->bkl_pct = 100;
 	else if (strcmp(mode, "serialized") == 0)
 		j->serialized = 1;
-	else if (strcmp(mode, "mix") == 0)
-		j->bkl_pct = pct;
+	else if (strcmp(mode, "mix") == 0 || strcmp(mode, "phased") == 0)
+		j->bkl_pct = pct, j->phased = mode[0] == 'p';
 	else if (strcmp(mode, "own") != 0)
 		return -1;
 	return 0;
@@ -555,29 +669,41 @@ static char *next_item(char **list)
 	return item;
 }
 
-/* -m bkl,own,serialized and -f 10,50: the jobs of a scaling run. Their count, or -1. */
-static int scaling_jobs(char *modes, char *percents, const struct config *c, struct job *jobs)
+/* The mixes of a percent list (-f or -F) as jobs[n], ...; the new count, or -1. */
+static int mix_jobs(const char *kind, char *percents, const struct config *c, struct job *jobs, int n)
 {
-	int n = 0;
 	char *p;
 
-	while ((p = next_item(&modes))) {
-		if (n == MAX_MODES || strcmp(p, "mix") == 0 || make_job(p, 0, c, &jobs[n]) < 0)
-			return -1;
-		jobs[n].calls = 0;
-		jobs[n++].run_ns = c->run_ms * 1000000ull;
-	}
 	while ((p = next_item(&percents))) {
 		char *end;
 		long pct = strtol(p, &end, 10);
 
 		if (n == MAX_MODES || *end || end == p || pct < 0 || pct > 100)
 			return -1;
-		make_job("mix", (int)pct, c, &jobs[n]);
+		if (strcmp(kind, "phased") == 0 && c->procs > MAX_PHASED)
+			return -1;      /* a release pipe per worker: see struct barrier */
+		make_job(kind, (int)pct, c, &jobs[n]);
 		jobs[n].calls = 0;
 		jobs[n++].run_ns = c->run_ms * 1000000ull;
 	}
 	return n;
+}
+
+/* -m bkl,own,serialized, -f 10,50 and -F 10,50: the jobs of a scaling run. Their count, or -1. */
+static int scaling_jobs(char *modes, char *mixes, char *phased, const struct config *c, struct job *jobs)
+{
+	int n = 0;
+	char *p;
+
+	while ((p = next_item(&modes))) {
+		if (n == MAX_MODES || strcmp(p, "mix") == 0 || strcmp(p, "phased") == 0 ||
+		    make_job(p, 0, c, &jobs[n]) < 0)
+			return -1;
+		jobs[n].calls = 0;
+		jobs[n++].run_ns = c->run_ms * 1000000ull;
+	}
+	n = mix_jobs("mix", mixes, c, jobs, n);
+	return n < 0 ? n : mix_jobs("phased", phased, c, jobs, n);
 }
 
 /* ---- latencies ------------------------------------------------------------------- */
@@ -726,7 +852,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: ioctlbench [-d bkl|own|serialized|all] [-p PROCS] [-n CALLS] "
 		"[-w SPINS] [-s SLEEP_US] [-r REPEAT]\n"
-		"       ioctlbench -S [-m MODE,...] [-f PERCENT,...] [-p MAXPROCS] [-t MS] "
+		"       ioctlbench -S [-m MODE,...] [-f PERCENT,...] [-F PERCENT,...] [-p MAXPROCS] [-t MS] "
 		"[-w SPINS] [-s SLEEP_US] [-r ROUNDS]\n"
 		"       ioctlbench -l [-n N]\n");
 	return 2;
@@ -735,12 +861,13 @@ static int usage(void)
 int main(int argc, char **argv)
 {
 	struct config c = { 2000, 2000, 0, 300, online_cpus(), 3 };
-	char default_modes[] = "bkl,own,serialized", *modes = default_modes, *percents = NULL;
+	char default_modes[] = "bkl,own,serialized", *modes = default_modes, *percents = NULL,
+	     *phased = NULL;
 	const char *which = "all";
 	int opt, lat = 0, scale = 0, n_given = 0, njobs;
 	struct job jobs[MAX_MODES];
 
-	while ((opt = getopt(argc, argv, "d:p:n:w:s:r:t:m:f:lS")) != -1) {
+	while ((opt = getopt(argc, argv, "d:p:n:w:s:r:t:m:f:F:lS")) != -1) {
 		if (opt == 'd')
 			which = optarg;
 		else if (opt == 'p')
@@ -759,6 +886,8 @@ int main(int argc, char **argv)
 			modes = optarg;
 		else if (opt == 'f')
 			percents = optarg;
+		else if (opt == 'F')
+			phased = optarg;
 		else if (opt == 'l')
 			lat = 1;
 		else if (opt == 'S')
@@ -773,7 +902,7 @@ int main(int argc, char **argv)
 	if (lat)
 		return latencies(n_given ? c.calls : 20000);
 	if (scale) {
-		if ((njobs = scaling_jobs(modes, percents, &c, jobs)) < 1)
+		if ((njobs = scaling_jobs(modes, percents, phased, &c, jobs)) < 1)
 			return usage();
 		return scaling(jobs, njobs, &c);
 	}
