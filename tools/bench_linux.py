@@ -66,6 +66,10 @@ def figures(cpus):
              for w in range(1, cpus + 1)]
     rows += [(f"fionread_speedup_w{w}", f"FIONREAD speedup, {w} workers / 1", "x", "high")
              for w in range(2, cpus + 1)]
+    rows += [(f"fionread_work_cps_w{w}", f"FIONREAD + user work, {w} worker{'s' if w > 1 else ''}", "calls/s", "high")
+             for w in range(1, cpus + 1)]
+    rows += [(f"fionread_work_speedup_w{w}", f"FIONREAD + user work, speedup {w} workers / 1", "x", "high")
+             for w in range(2, cpus + 1)]
     rows += [("pipe_rtt_same_us", "pipe ping-pong, both on one CPU", "us/round trip", "low")]
     if cpus > 1:
         rows += [("pipe_rtt_cross_us", "pipe ping-pong, across two CPUs", "us/round trip", "low")]
@@ -215,9 +219,10 @@ def per_boot(result, cpus):
     vals = {k: statistics.median(v) for k, v in result["rounds"].items() if v}
     for i, v in enumerate(result["rounds"].get("getpid_ns", [])):
         vals[f"getpid_ns@{i + 1}"] = v
-    for w in range(2, cpus + 1):
-        if vals.get(f"fionread_cps_w{w}") and vals.get("fionread_cps_w1"):
-            vals[f"fionread_speedup_w{w}"] = vals[f"fionread_cps_w{w}"] / vals["fionread_cps_w1"]
+    for kind in ("fionread", "fionread_work"):
+        for w in range(2, cpus + 1):
+            if vals.get(f"{kind}_cps_w{w}") and vals.get(f"{kind}_cps_w1"):
+                vals[f"{kind}_speedup_w{w}"] = vals[f"{kind}_cps_w{w}"] / vals[f"{kind}_cps_w1"]
     if result["boot_s"] is not None:
         vals["boot_s"] = result["boot_s"]
     return vals

@@ -38,7 +38,7 @@ def check_output(h, name, out, want_pid1):
         if float(value) <= 0 or int(ops) <= 0:
             problems.append(f"{fig} round {r}: ops {ops}, value {value}")
     want = {"getpid_ns", "pipe_rtt_same_us", "fork_exit_wait_us", "fork_exec_exit_us"}
-    want |= {f"fionread_cps_w{w}" for w in range(1, min(cpus, 8) + 1)}
+    want |= {f"fionread{kind}_cps_w{w}" for w in range(1, min(cpus, 8) + 1) for kind in ("", "_work")}
     if cpus > 1:
         want.add("pipe_rtt_cross_us")
     for fig in sorted(want):
@@ -48,7 +48,7 @@ def check_output(h, name, out, want_pid1):
     # FIONREAD's worker counts take turns: 1..N in odd rounds, N..1 in even ones.
     order = [(f, int(r)) for f, r, _, _ in bl.LINE.findall(out) if f.startswith("fionread_")]
     n = min(cpus, 8)
-    wanted = [(f"fionread_cps_w{w}", r) for r in range(1, 6)
+    wanted = [(f"fionread{kind}_cps_w{w}", r) for kind in ("", "_work") for r in range(1, 6)
               for w in (range(1, n + 1) if r % 2 else range(n, 0, -1))]
     if order != wanted:
         problems.append(f"FIONREAD runs in the order {order[:6]}..., wanted {wanted[:6]}...")

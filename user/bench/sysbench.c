@@ -11,6 +11,8 @@
  *   fionread_cps_wK      FIONREAD on a pipe, K workers, each pinned
  *                        to its own CPU with a pipe of its own      (calls/s, all together;
  *                        five rounds, K = 1..N taking turns)
+ *   fionread_work_cps_wK the same with user-mode work after each call (see
+ *                        struct fionread_kind: the emulator's own lock)
  *   pipe_rtt_same_us     a byte back and forth through two pipes,
  *                        both processes on one CPU                  (us per round trip)
  *   pipe_rtt_cross_us    the same, one process on each of two CPUs
@@ -52,7 +54,8 @@ struct timespec32 {
 };
 
 /* The usual counts, per round; sysbench_scale scales them. */
-static unsigned n_getpid = 100000, n_fionread = 400000, n_pingpong = 1000, n_fork = 100, n_exec = 50;
+static unsigned n_getpid = 100000, n_fionread = 400000, n_fionread_work = 100000, n_pingpong = 1000,
+	n_fork = 100, n_exec = 50;
 static const char *self = "/bin/sysbench";     /* what fork+exec runs */
 static char **environ;
 static unsigned cpu_mask, ncpus;                /* the CPUs we may run on (the first 32) */
@@ -194,8 +197,26 @@ static unsigned nth_cpu(unsigned k)
 	return cpu_mask;
 }
 
+/*
+ * The FIONREAD runs, plain and with user-mode work between the calls. Under
+ * QEMU's TCG every int $0x80 is delivered holding the emulator's own big lock
+ * (the BQL, around cpu_handle_exception's do_interrupt), so the vCPUs take
+ * turns at each trap: the shorter a kernel's call, the larger that serialized
+ * share of it, and the less its calls can scale, whatever the kernel does.
+ * WORK_SPINS loop iterations after each call (a few microseconds, the same
+ * user code on either kernel) shrink that share for both alike.
+ */
+struct fionread_kind {
+	const char *prefix;             /* "fionread_cps_w" or "fionread_work_cps_w" */
+	unsigned calls;                 /* per worker */
+	unsigned spins;                 /* user-mode loop iterations after each call */
+};
+
+#define WORK_SPINS 2000
+
 /* One FIONREAD worker: its own CPU, its own pipe with one byte in it; n calls, then its time. */
-static void __attribute__((noreturn)) fionread_worker(unsigned index, int ready, int go, int result)
+static void __attribute__((noreturn)) fionread_worker(const struct fionread_kind *kind, unsigned index,
+							int ready, int go, int result)
 {
 	unsigned long long start, ns;
 	int fds[2], n = 0, bad = 0;
@@ -207,19 +228,23 @@ static void __attribute__((noreturn)) fionread_worker(unsigned index, int ready,
 	sys3(__NR_write, ready, &b, 1);
 	sys3(__NR_read, go, &b, 1);                     /* all start together */
 	start = now_ns();
-	for (unsigned i = 0; i < n_fionread && !bad; i++)
+	for (unsigned i = 0; i < kind->calls && !bad; i++) {
 		if (sys3(__NR_ioctl, fds[0], FIONREAD, &n) != 0 || n != 1)
 			bad = 1;
+		for (volatile unsigned spin = 0; spin < kind->spins; spin++)
+			;
+	}
 	ns = bad ? 0 : now_ns() - start;                /* 0: this worker failed */
 	sys3(__NR_write, result, &ns, sizeof(ns));
 	exit_now(0);
 }
 
-static void bench_fionread(unsigned workers, int round)
+static void bench_fionread(const struct fionread_kind *kind, unsigned workers, int round)
 {
 	int ready[2], go[2], result[2];
 	unsigned long long start, ns, wall;
-	char name[] = "fionread_cps_w0", go_bytes[MAX_WORKERS];
+	char name[32], go_bytes[MAX_WORKERS];
+	unsigned len = 0;
 	int failed = 0;
 
 	if (sys1(__NR_pipe, ready) < 0 || sys1(__NR_pipe, go) < 0 || sys1(__NR_pipe, result) < 0) {
@@ -230,7 +255,7 @@ static void bench_fionread(unsigned workers, int round)
 		long pid = sys0(__NR_fork);
 
 		if (pid == 0)
-			fionread_worker(i, ready[1], go[0], result[1]);
+			fionread_worker(kind, i, ready[1], go[0], result[1]);
 		if (pid < 0)
 			error("fork", pid);
 	}
@@ -253,9 +278,22 @@ static void bench_fionread(unsigned workers, int round)
 		error("fionread", -1);
 		return;
 	}
-	name[sizeof(name) - 2] = (char)('0' + workers);
-	figure(name, round, workers * n_fionread,
-	       wall ? 10ull * workers * n_fionread * 1000000000ull / wall : 0);
+	for (const char *p = kind->prefix; *p; p++)
+		name[len++] = *p;
+	name[len++] = (char)('0' + workers);
+	name[len] = 0;
+	figure(name, round, workers * kind->calls,
+	       wall ? 10ull * workers * kind->calls * 1000000000ull / wall : 0);
+}
+
+/* FIONREAD_ROUNDS rounds of 1..N workers (N..1 in even rounds), N the CPUs we have (at most 8). */
+static void bench_fionread_rounds(const struct fionread_kind *kind)
+{
+	unsigned n = ncpus < MAX_WORKERS ? ncpus : MAX_WORKERS;
+
+	for (int r = 1; r <= FIONREAD_ROUNDS; r++)
+		for (unsigned k = 0; k < n; k++)
+			bench_fionread(kind, r % 2 ? k + 1 : n - k, r);
 }
 
 /* A byte back and forth between the parent (on CPU mask a) and a child (on mask b). */
@@ -359,6 +397,7 @@ static unsigned apply_scale(void)
 		p = 100;
 	n_getpid = scaled(n_getpid, p);
 	n_fionread = scaled(n_fionread, p);
+	n_fionread_work = scaled(n_fionread_work, p);
 	n_pingpong = scaled(n_pingpong, p);
 	n_fork = scaled(n_fork, p);
 	n_exec = scaled(n_exec, p);
@@ -416,9 +455,8 @@ int main(int argc, char **argv, char **envp)
 	start_line(scale);
 	for (int r = 1; r <= ROUNDS; r++)
 		bench_getpid(r);
-	for (int r = 1; r <= FIONREAD_ROUNDS; r++)
-		for (unsigned k = 0; k < ncpus && k < MAX_WORKERS; k++)
-			bench_fionread(r % 2 ? k + 1 : (ncpus < MAX_WORKERS ? ncpus : MAX_WORKERS) - k, r);
+	bench_fionread_rounds(&(struct fionread_kind){ "fionread_cps_w", n_fionread, 0 });
+	bench_fionread_rounds(&(struct fionread_kind){ "fionread_work_cps_w", n_fionread_work, WORK_SPINS });
 	for (int r = 1; r <= ROUNDS; r++)
 		bench_pingpong("pipe_rtt_same_us", nth_cpu(0), nth_cpu(0), r);
 	for (int r = 1; ncpus > 1 && r <= ROUNDS; r++)
