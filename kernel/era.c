@@ -50,7 +50,7 @@ static const struct {
 #endif
 
 /* Written once by era_init(), before any other CPU or task runs; read-only after. */
-enum era era_booted = ERA_BUILT;
+enum era era_booted __read_mostly = ERA_BUILT;
 
 const char *era_name(enum era e)
 {

@@ -33,6 +33,15 @@ typedef int32_t ssize_t;
  */
 #define CACHE_LINE 64
 #define __cacheline_aligned __aligned(CACHE_LINE)
+/*
+ * The switches every lock and system call path reads and almost nothing
+ * writes (lockdep on?, lock_stat on?, tracing on?, the era): together in one
+ * page at the start of .data (boot/kernel.ld), away from written data, as
+ * Linux's __read_mostly. One page rather than one each: under QEMU's TCG
+ * every page a path touches is an entry in a small direct-mapped software
+ * TLB, and a hot path spread over many pages collides with itself.
+ */
+#define __read_mostly __attribute__((section(".data.read_mostly")))
 #define __used __attribute__((used))
 #define __unused __attribute__((unused))
 #define __printf(a, b) __attribute__((format(printf, a, b)))

@@ -102,7 +102,7 @@ extern struct bkl_site bkl_sites_start[], bkl_sites_stop[];
  * the lock is held is harmless. The sampler's state is only touched by the
  * BKL's holder, whichever BKL runs.
  */
-uint32_t bkl_timing_period = BKL_TIMING_DEFAULT;
+uint32_t bkl_timing_period __read_mostly = BKL_TIMING_DEFAULT;
 uint32_t bkl_sample_countdown = BKL_TIMING_DEFAULT;
 uint32_t bkl_sample_state = 2463534242u;        /* any non-zero seed */
 

@@ -31,7 +31,7 @@
 
 #define LOCK_CLASSES_MAX 128
 
-bool lock_stat_on __cacheline_aligned;
+bool lock_stat_on __read_mostly;
 
 /* Each CPU's counters for each class (row 0 unused: index 0 means "not registered"). */
 static struct lock_class_stats rows[MAX_CPUS][LOCK_CLASSES_MAX] __cacheline_aligned;

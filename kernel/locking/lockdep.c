@@ -57,7 +57,7 @@
 #define USED_IN_IRQ 1           /* in an interrupt handler: irq-safe ('-') */
 #define USED_IRQS_ON 2          /* outside one, with interrupts on: irq-unsafe ('+') */
 
-bool lockdep_on __cacheline_aligned;
+bool lockdep_on __read_mostly;
 
 /* Where something happened, with the calls that led there. */
 struct site {

@@ -21,8 +21,8 @@
 typedef long (*syscall_call6_t)(uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
 
 /* Written once by syscall_init() before any process exists, read-only after. */
-static const struct syscall_desc *by_nr[NR_SYSCALLS];
-static bool bkl_every_syscall;
+static const struct syscall_desc *by_nr[NR_SYSCALLS] __read_mostly;
+static bool bkl_every_syscall __read_mostly;
 /*
  * Calls counted per CPU, each CPU in rows of its own cache lines, summed
  * when read: a single shared counter per number was one cache line that

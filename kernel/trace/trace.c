@@ -36,7 +36,7 @@
 #define TRACE_BUF_DEFAULT 8192
 #define TRACE_BUF_MAX     65536
 
-bool trace_on __cacheline_aligned;
+bool trace_on __read_mostly;
 
 /* One per CPU; written only by its CPU, interrupts off. */
 struct trace_ring {

@@ -761,25 +761,43 @@ static int lock_cost_at(const char *period, struct bench_lock_cost *c)
 /*
  * The BKL pair with its hold timing as by default (bkl_timing=32: one hold
  * in 32 timed, kernel/locking/bkl_hold.h), timing every hold (1) and none
- * (0), and a spinlock pair.
+ * (0), and a spinlock pair. The kernel times the BKL and the spinlock in
+ * alternating rounds of one call and keeps each one's best; a slow spell of
+ * the host that starts or ends between two calls would still favour whichever
+ * kind was timed outside it, so the three calls are made three times over,
+ * interleaved, and each kind keeps its best of the three.
  */
+#define LOCK_COST_REPEATS 3
+
+static unsigned long long min_u64(unsigned long long a, unsigned long long b)
+{
+	return a < b ? a : b;
+}
+
 static int lat_lock_pairs(unsigned n)
 {
-	struct bench_lock_cost sampled = { n, 0, 0, 0 }, every = { n, 0, 0, 0 }, untimed = { n, 0, 0, 0 };
-	unsigned long long spin;
+	static const char *const periods[3] = { "32", "1", "0" };
+	unsigned long long best[3] = { ~0ull, ~0ull, ~0ull }, spin = ~0ull;
 	char old[8] = "32";
-	int r;
+	int r = 0;
 
 	read_knob(TIMING_FILE, old, sizeof(old));
-	r = lock_cost_at("32", &sampled) < 0 || lock_cost_at("1", &every) < 0 || lock_cost_at("0", &untimed) < 0;
+	for (int rep = 0; rep < LOCK_COST_REPEATS && !r; rep++) {
+		for (int k = 0; k < 3 && !r; k++) {
+			struct bench_lock_cost c = { n, 0, 0, 0 };
+
+			r = lock_cost_at(periods[k], &c) < 0;
+			best[k] = min_u64(best[k], c.bkl_ns);
+			spin = min_u64(spin, c.spin_ns);
+		}
+	}
 	write_knob(TIMING_FILE, old);
 	if (r)
 		return -1;
-	report("bkl_pair", sampled.bkl_ns, n);
-	report("bkl_pair_every_hold", every.bkl_ns, n);
-	report("bkl_pair_untimed", untimed.bkl_ns, n);
-	spin = sampled.spin_ns < every.spin_ns ? sampled.spin_ns : every.spin_ns;
-	report("spinlock_pair", spin < untimed.spin_ns ? spin : untimed.spin_ns, n);
+	report("bkl_pair", best[0], n);
+	report("bkl_pair_every_hold", best[1], n);
+	report("bkl_pair_untimed", best[2], n);
+	report("spinlock_pair", spin, n);
 	return 0;
 }
 
