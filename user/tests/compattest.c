@@ -1,7 +1,8 @@
 /*
  * /bin/compattest: the calls real Linux programs make (busybox first among
  * them) that smpix answers as Linux does: getgroups and setgroups in both
- * widths, getcpu, the old fcntl, sendfile in both widths, mount and umount.
+ * widths, getcpu, the old fcntl, sendfile in both widths, mount and umount;
+ * and the segment registers a program set, as it set them after a system call.
  *
  * Built for smpix and, with -DLINUX_HOST, for this Linux host
  * (build/compattest-linux): every expectation here is Linux's. Tests that
@@ -41,6 +42,12 @@
 #endif
 #ifndef __NR_geteuid32
 #define __NR_geteuid32 201
+#endif
+#ifndef __NR_set_thread_area
+#define __NR_set_thread_area 243
+#endif
+#ifndef __NR_getpid
+#define __NR_getpid 20
 #endif
 
 #define NGROUPS 65536           /* Linux's NGROUPS_MAX */
@@ -904,6 +911,55 @@ static void t_getcpu_pinned(void)
 	in_child(getcpu_pinned);
 }
 
+/* ---- segment registers across a system call ----------------------------------------- */
+
+/* struct user_desc, the argument of set_thread_area(2). */
+struct seg_desc {
+	uint32_t entry_number, base_addr, limit;
+	uint32_t flags;         /* seg_32bit:1 contents:2 read_exec_only:1 limit_in_pages:1 ... */
+};
+
+#define SEG_32BIT 0x1
+#define SEG_LIMIT_IN_PAGES 0x10
+
+#define READ_SEG(reg) ({ uint16_t v_; __asm__ volatile("movw %%" reg ", %0" : "=r"(v_)); v_; })
+#define LOAD_SEG(reg, sel) __asm__ volatile("movw %w0, %%" reg : : "r"((uint16_t)(sel)) : "memory")
+
+/*
+ * The kernel saves a program's %ds, %es and %fs on entry and gives them back
+ * on the way out, whatever they hold: the flat user segment they start with,
+ * a TLS segment of the program's own, or (%es, %fs) the null selector. smpix
+ * leaves %ds and %es alone when they hold the user segment it runs with
+ * itself (kernel/x86/trapentry.S): this checks the other cases come back.
+ * In a child: a flat TLS slot of its own is used as a data segment.
+ */
+static void segments_kept(void)
+{
+	struct seg_desc d = { 0xFFFFFFFF, 0, 0xFFFFF, SEG_32BIT | SEG_LIMIT_IN_PAGES };
+	uint16_t user_ds = READ_SEG("ds"), tls;
+
+	CHECK(READ_SEG("es") == user_ds);
+	LOAD_SEG("es", 0);
+	CHECK(SYS0(__NR_getpid) > 0);
+	CHECK(READ_SEG("es") == 0 && READ_SEG("ds") == user_ds);
+	CHECK(SYS1(__NR_set_thread_area, &d) == 0);
+	tls = (uint16_t)(d.entry_number * 8 + 3);
+	LOAD_SEG("ds", tls);
+	LOAD_SEG("es", tls);
+	LOAD_SEG("fs", tls);
+	CHECK(SYS0(__NR_getpid) > 0);
+	CHECK(READ_SEG("ds") == tls && READ_SEG("es") == tls && READ_SEG("fs") == tls);
+	LOAD_SEG("ds", user_ds);
+	LOAD_SEG("es", user_ds);
+	CHECK(SYS0(__NR_getpid) > 0);
+	CHECK(READ_SEG("ds") == user_ds && READ_SEG("es") == user_ds && READ_SEG("fs") == tls);
+}
+
+static void t_segments_kept(void)
+{
+	in_child(segments_kept);
+}
+
 static void gt_run_mounts(void)
 {
 	gt_run("mount_proc", t_mount_proc);
@@ -945,5 +1001,6 @@ int main(int argc, char **argv)
 	gt_run("statfs", t_statfs);
 	gt_run("getcpu", t_getcpu);
 	gt_run("getcpu_pinned", t_getcpu_pinned);
+	gt_run("segments_kept", t_segments_kept);
 	gt_finish();
 }
