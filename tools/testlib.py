@@ -241,6 +241,7 @@ class Session:
     """A shell on the serial console: type a line, collect what comes back up to the next prompt."""
 
     def __init__(self, h, name, cpus=2, timeout=120, append="", kernel=None, initrd=None, boot_timeout=60):
+        self.h = h
         self.q = h.Qemu(name, cpus=cpus, timeout=timeout, append=append, kernel=kernel, initrd=initrd)
         self.ok = self.q.expect(r"^\$ ", timeout=boot_timeout) is not None
 
@@ -267,6 +268,17 @@ class Session:
         if not m:
             return None
         return self.q.output[echo.end():m.start()]
+
+    def power_off(self):
+        """Type poweroff and wait for QEMU to end: what went wrong (its exit status, a kernel report), or []."""
+        self.q.send("poweroff\r")
+        self.q.wait_exit()
+        problems = []
+        if self.q.exit_code != 0:
+            problems.append(f"QEMU exit status {self.q.exit_code}")
+        if self.h.bad_lines(self.q.output):
+            problems.append("kernel reported: " + self.h.bad_lines(self.q.output)[0])
+        return problems
 
 
 def check(h, name, out, pattern, exact=False):

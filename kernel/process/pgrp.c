@@ -175,7 +175,10 @@ long sys_setpgid(int pid, int pgid)
 	return r;
 }
 
-long sys_getpgid(int pid)
+enum which_id { PGID, SID };
+
+/* For getpgid and getsid: the group or the session of the process pid names (0: the caller). */
+static long id_of(int pid, enum which_id which)
 {
 	struct task *t;
 	int r;
@@ -184,9 +187,17 @@ long sys_getpgid(int pid)
 		return -ESRCH;
 	spin_lock(&proc_lock);
 	t = lookup(pid);
-	r = t ? t->pgid : -ESRCH;
+	if (!t)
+		r = -ESRCH;
+	else
+		r = which == PGID ? t->pgid : t->sid;
 	spin_unlock(&proc_lock);
 	return r;
+}
+
+long sys_getpgid(int pid)
+{
+	return id_of(pid, PGID);
 }
 
 long sys_getpgrp(void)
@@ -196,16 +207,7 @@ long sys_getpgrp(void)
 
 long sys_getsid(int pid)
 {
-	struct task *t;
-	int r;
-
-	if (pid < 0)
-		return -ESRCH;
-	spin_lock(&proc_lock);
-	t = lookup(pid);
-	r = t ? t->sid : -ESRCH;
-	spin_unlock(&proc_lock);
-	return r;
+	return id_of(pid, SID);
 }
 
 /*

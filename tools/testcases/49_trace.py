@@ -10,6 +10,7 @@ import os
 import re
 import sys
 import xml.etree.ElementTree as ET
+from testlib import Session
 
 TRACE_KTESTS = "trace_records_each_event_kind_in_order,trace_off_records_nothing"
 BLAME_KTESTS = "bkl_blame_names_the_site_that_held_it"
@@ -141,7 +142,6 @@ def check_lock_stat_session(h, cpus=2):
     name = f"lock_stat[smp{cpus}: /proc/lock_stat after ioctlbench -d bkl, and its reset]"
     if not h.wanted(name):
         return
-    Session = importlib.import_module("50_userland").Session
     s = Session(h, f"lock_stat-smp{cpus}", cpus=cpus, timeout=200, append="lock_stat=1")
     problems = []
     knob = s.run("cat /proc/sys/kernel/lock_stat")

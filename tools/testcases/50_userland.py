@@ -80,13 +80,7 @@ def shell_session(h):
     check(h, "shell[exit: init starts the shell again]", s.run("exit 5"), r"^$")
     check(h, "shell[the new shell works]", s.run("echo again"), "again\n", exact=True)
     interrupt(h, s)
-    s.q.send("poweroff\r")
-    s.q.wait_exit()
-    problems = []
-    if s.q.exit_code != 0:
-        problems.append(f"QEMU exit status {s.q.exit_code}")
-    if h.bad_lines(s.q.output):
-        problems.append("kernel reported: " + h.bad_lines(s.q.output)[0])
+    problems = s.power_off()
     h.record("shell[poweroff: QEMU exits with status 0]", not problems, "; ".join(problems))
 
 
@@ -162,12 +156,7 @@ def usertests(h, label, cpus, timeout=300):
         problems.append("no free-page check")
     if s.run("echo still here") != "still here\n":
         problems.append("the shell did not survive")
-    s.q.send("poweroff\r")
-    s.q.wait_exit()
-    if s.q.exit_code != 0:
-        problems.append(f"QEMU exit status {s.q.exit_code}")
-    if h.bad_lines(s.q.output):
-        problems.append("kernel reported: " + h.bad_lines(s.q.output)[0])
+    problems += s.power_off()
     h.record(f"{name} summary, shell survives, poweroff", not problems, "; ".join(problems))
 
 

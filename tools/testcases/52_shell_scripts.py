@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from testlib import Session
 
 SCRIPTS = "user/root/tests/sh"
 TIME_LINES = re.compile(r"^real \d+\.\d\d\nuser \d+\.\d\d\nsys \d+\.\d\d\n", re.M)
@@ -36,8 +37,6 @@ def run(h):
         for n in wanted:
             h.skip(f"sh-vs-dash[{n}]", "dash is not installed on the host (tools/deps.sh installs it)")
         wanted = []
-    import importlib
-    Session = importlib.import_module("50_userland").Session
     s = Session(h, "shell-scripts", cpus=2, timeout=240)
     if not s.ok:
         h.record("sh-vs-dash[boot to a shell]", False, "no prompt")
@@ -54,11 +53,5 @@ def run(h):
         h.record("sh[time: real, user and sys of a pipeline, as time -p prints them]",
                  out is not None and out.startswith("1\n") and TIME_LINES.search(out) is not None,
                  f"got {out!r}")
-    s.q.send("poweroff\r")
-    s.q.wait_exit()
-    problems = []
-    if s.q.exit_code != 0:
-        problems.append(f"QEMU exit status {s.q.exit_code}")
-    if h.bad_lines(s.q.output):
-        problems.append("kernel reported: " + h.bad_lines(s.q.output)[0])
+    problems = s.power_off()
     h.record("sh-vs-dash[poweroff]", not problems, "; ".join(problems))

@@ -5,40 +5,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const names[] = {
-	[SIGHUP] = "HUP", [SIGINT] = "INT", [SIGQUIT] = "QUIT", [SIGILL] = "ILL", [SIGABRT] = "ABRT",
-	[SIGFPE] = "FPE", [SIGKILL] = "KILL", [SIGUSR1] = "USR1", [SIGSEGV] = "SEGV",
-	[SIGUSR2] = "USR2", [SIGPIPE] = "PIPE", [SIGALRM] = "ALRM", [SIGTERM] = "TERM",
-	[SIGCHLD] = "CHLD", [SIGCONT] = "CONT", [SIGSTOP] = "STOP", [SIGTSTP] = "TSTP",
-};
-
+/* A signal by name (TERM or SIGTERM) or number (0 too: only checks that PID exists); -1 if none. */
 static int parse_signal(const char *s)
 {
 	char *end;
 	long n;
-	int i;
+	int sig;
 
 	if (strncmp(s, "SIG", 3) == 0)
 		s += 3;
 	n = strtol(s, &end, 10);
 	if (*s && !*end)
 		return n >= 0 && n <= _NSIG ? (int)n : -1;
-	for (i = 1; i < (int)(sizeof(names) / sizeof(names[0])); i++)
-		if (names[i] && strcmp(s, names[i]) == 0)
-			return i;
-	return -1;
+	return str2sig(s, &sig) == 0 ? sig : -1;
 }
 
 int main(int argc, char **argv)
 {
 	int sig = SIGTERM, i = 1, status = 0;
-	char *end;
+	char *end, name[SIG2STR_MAX];
 
 	if (argc > 1 && argv[1][0] == '-' && !(argv[1][1] >= '0' && argv[1][1] <= '9' && argc == 2)) {
 		if (strcmp(argv[1], "-l") == 0) {
-			for (i = 1; i < (int)(sizeof(names) / sizeof(names[0])); i++)
-				if (names[i])
-					printf("%d %s\n", i, names[i]);
+			for (i = 1; i <= _NSIG; i++)
+				if (sig2str(i, name) == 0)
+					printf("%d %s\n", i, name);
 			return 0;
 		}
 		sig = parse_signal(argv[1] + (strcmp(argv[1], "-s") == 0 ? 0 : 1));

@@ -1,6 +1,6 @@
 /* tail [-n N | -N] [FILE]: the last N lines (10 by default), kept in a ring as they go by. */
-#include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,21 +12,10 @@ int main(int argc, char **argv)
 	FILE *f = stdin;
 	char **ring, *line = NULL;
 	size_t cap = 0;
-	int c;
 
-	/* The historic form: -N means -n N. */
-	if (argc > 1 && argv[1][0] == '-' && isdigit(argv[1][1]) && strspn(argv[1] + 1, "0123456789") ==
-	    strlen(argv[1] + 1)) {
-		n = atol(argv[1] + 1);
-		argv[1] = argv[0];
-		argv++;
-		argc--;
-	}
-	while ((c = getopt(argc, argv, "n:")) != -1) {
-		if (c != 'n' || (n = atol(optarg)) < 0) {
-			fprintf(stderr, "usage: tail [-n N | -N] [FILE]\n");
-			return 2;
-		}
+	if (getopt_count(argc, argv, &n) < 0) {
+		fprintf(stderr, "usage: tail [-n N | -N] [FILE]\n");
+		return 2;
 	}
 	if (optind < argc && !(f = fopen(argv[optind], "r"))) {
 		fprintf(stderr, "tail: %s: %s\n", argv[optind], strerror(errno));

@@ -44,4 +44,9 @@ int sigaddset(sigset_t *set, int sig);
 int sigdelset(sigset_t *set, int sig);
 int sigismember(const sigset_t *set, int sig);
 
+/* Signal names without "SIG" (signame.c). */
+#define SIG2STR_MAX 16
+int sig2str(int sig, char *str);
+int str2sig(const char *str, int *sig);
+
 #endif

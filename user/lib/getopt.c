@@ -1,5 +1,11 @@
-/* getopt(): POSIX's short options ("ab:c"), with "--" ending them and '?' for a bad one. */
+/*
+ * getopt(): POSIX's short options ("ab:c"), with "--" ending them and '?' for a bad one;
+ * getopt_count(): head's and tail's -n N over it.
+ */
+#include <ctype.h>
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -47,4 +53,24 @@ int getopt(int argc, char *const argv[], const char *optstring)
 		}
 	}
 	return c;
+}
+
+/*
+ * The options of head and tail: -n N, or the historic -N as the first
+ * argument, into *n (left alone if neither is there); optind is then the
+ * first operand. -1 on any other option or a negative N.
+ */
+int getopt_count(int argc, char **argv, long *n)
+{
+	int c;
+
+	if (argc > 1 && argv[1][0] == '-' && isdigit(argv[1][1]) &&
+	    strspn(argv[1] + 1, "0123456789") == strlen(argv[1] + 1)) {
+		*n = atol(argv[1] + 1);
+		optind = 2;
+	}
+	while ((c = getopt(argc, argv, "n:")) != -1)
+		if (c != 'n' || (*n = atol(optarg)) < 0)
+			return -1;
+	return 0;
 }

@@ -50,6 +50,44 @@ static unsigned long long number_after(const char *text, const char *word)
 	return v;
 }
 
+/* A driver's line in /proc/ioctl: "DRIVER FLAG BKL_CALLS UNLOCKED_CALLS BKL_WAIT_US". */
+struct ioctl_row {
+	char flag[16];                  /* "-" or "unlocked" */
+	unsigned long long bkl_calls, unlocked_calls;
+};
+
+/* Past the blanks before a column and the column itself. */
+static const char *past_column(const char *p)
+{
+	while (*p == ' ')
+		p++;
+	while (*p && *p != ' ')
+		p++;
+	return p;
+}
+
+/* Read /proc/ioctl into text and driver's line from it into row; false if either is missing. */
+static bool read_ioctl_row(const char *driver, struct ioctl_row *row)
+{
+	char want[32];
+	const char *p, *flag;
+	size_t len;
+
+	snprintf(want, sizeof(want), "\n%s ", driver);
+	if (gt_read_file("/proc/ioctl", text, sizeof(text)) <= 0 || !(p = gt_strstr(text, want)))
+		return false;
+	for (flag = p + strlen(want); *flag == ' '; flag++)
+		;
+	p = past_column(flag);
+	len = MIN((size_t)(p - flag), sizeof(row->flag) - 1);
+	memcpy(row->flag, flag, len);
+	row->flag[len] = 0;
+	row->bkl_calls = number_after(p, "");
+	p = past_column(p);
+	row->unlocked_calls = number_after(p, "");
+	return true;
+}
+
 /*
  * Start one worker per CPU (WORKERS_MAX at most): worker i runs fn(i), pinned
  * to CPU i if pin, and exits 0 unless fn exited first. Their pids into pids
@@ -140,31 +178,19 @@ static void t_tally_auto_keeps_every_update(void)
 	CHECK(st.slot[0] == st.calls);
 }
 
-/* The line of /proc/ioctl for tally: "tally FLAG BKL_CALLS UNLOCKED_CALLS WAIT". */
 static void t_tally_calls_run_unlocked(void)
 {
 	struct tally_stats st;
-	unsigned long long locked = ~0ull, unlocked = 0;
-	char *p;
+	struct ioctl_row row;
 
 	CHECK(gt_write_file("/proc/ioctl", "0") > 0);
 	CHECK(tally_hammer("auto", 1, &st));
-	CHECK(gt_read_file("/proc/ioctl", text, sizeof(text)) > 0);
-	CHECK((p = gt_strstr(text, "\ntally ")) != NULL);
-	for (p += 7; *p == ' '; p++)
-		;
-	printf("labcheck: /proc/ioctl: tally flag %.8s\n", p);
-	while (*p && *p != ' ')
-		p++;                    /* the flag column */
-	locked = number_after(p, "");
-	while (*p == ' ')
-		p++;
-	while (*p >= '0' && *p <= '9')
-		p++;
-	unlocked = number_after(p, "");
-	printf("labcheck: /proc/ioctl: tally bkl_calls=%llu unlocked_calls=%llu\n", locked, unlocked);
-	CHECK(locked == 0);
-	CHECK(unlocked >= st.calls && st.calls > 0);
+	CHECK(read_ioctl_row("tally", &row));
+	printf("labcheck: /proc/ioctl: tally flag %s\n", row.flag);
+	printf("labcheck: /proc/ioctl: tally bkl_calls=%llu unlocked_calls=%llu\n", row.bkl_calls,
+	       row.unlocked_calls);
+	CHECK(row.bkl_calls == 0);
+	CHECK(row.unlocked_calls >= st.calls && st.calls > 0);
 }
 
 static void t_tally_unlocked_keeps_every_update(void)
@@ -467,33 +493,22 @@ static void t_ledger_bad_input(void)
 	CHECK(gt_ioctl(ledger_fd, LEDGER_AUDIT, &a) == 0 && a.total == LEDGER_TOTAL);
 }
 
-/* Step 1: the VFS calls the ledger without the BKL (/proc/ioctl: "ledger FLAG BKL_CALLS UNLOCKED_CALLS"). */
+/* Step 1: the VFS calls the ledger without the BKL (its bkl_calls column in /proc/ioctl stays 0). */
 static void t_ledger_pushed_down(void)
 {
-	unsigned long long locked, unlocked;
+	struct ioctl_row row;
 	struct ledger_audit a;
-	char *p;
 
 	CHECK(gt_write_file("/proc/ioctl", "0") > 0);
 	for (int k = 0; k < 20; k++) {
 		CHECK(transfer((unsigned)k % LEDGER_ACCOUNTS, (unsigned)(k + 5) % LEDGER_ACCOUNTS, 1, 0) == 0);
 		CHECK(gt_ioctl(ledger_fd, LEDGER_AUDIT, &a) == 0);
 	}
-	CHECK(gt_read_file("/proc/ioctl", text, sizeof(text)) > 0);
-	CHECK((p = gt_strstr(text, "\nledger ")) != NULL);
-	for (p += 8; *p == ' '; p++)
-		;
-	while (*p && *p != ' ')
-		p++;                    /* the flag column */
-	locked = number_after(p, "");
-	while (*p == ' ')
-		p++;
-	while (*p >= '0' && *p <= '9')
-		p++;
-	unlocked = number_after(p, "");
-	printf("labcheck: /proc/ioctl: ledger bkl_calls=%llu unlocked_calls=%llu\n", locked, unlocked);
-	CHECK(locked == 0);
-	CHECK(unlocked >= 40);
+	CHECK(read_ioctl_row("ledger", &row));
+	printf("labcheck: /proc/ioctl: ledger bkl_calls=%llu unlocked_calls=%llu\n", row.bkl_calls,
+	       row.unlocked_calls);
+	CHECK(row.bkl_calls == 0);
+	CHECK(row.unlocked_calls >= 40);
 }
 
 

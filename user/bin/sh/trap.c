@@ -24,37 +24,27 @@
 static char *traps[NTRAPS];     /* the command, "" to ignore; NULL: no trap */
 static volatile int pending[NTRAPS], any_pending;
 
-static const char *const names[NTRAPS] = {
-	[0] = "EXIT", [SIGHUP] = "HUP", [SIGINT] = "INT", [SIGQUIT] = "QUIT", [SIGILL] = "ILL",
-	[SIGTRAP] = "TRAP", [SIGABRT] = "ABRT", [SIGBUS] = "BUS", [SIGFPE] = "FPE", [SIGKILL] = "KILL",
-	[SIGUSR1] = "USR1", [SIGSEGV] = "SEGV", [SIGUSR2] = "USR2", [SIGPIPE] = "PIPE", [SIGALRM] = "ALRM",
-	[SIGTERM] = "TERM", [SIGCHLD] = "CHLD", [SIGCONT] = "CONT", [SIGSTOP] = "STOP", [SIGTSTP] = "TSTP",
-	[SIGTTIN] = "TTIN", [SIGTTOU] = "TTOU", [SIGURG] = "URG", [SIGXCPU] = "XCPU", [SIGXFSZ] = "XFSZ",
-	[SIGVTALRM] = "VTALRM", [SIGPROF] = "PROF", [SIGWINCH] = "WINCH", [SIGIO] = "IO", [SIGSYS] = "SYS",
-};
-
 static void note(int sig)
 {
 	pending[sig] = 1;
 	any_pending = 1;
 }
 
-/* A signal by name (INT or SIGINT) or number; -1 if there is none. */
+/* A signal by name (INT or SIGINT) or number, EXIT or 0 for the shell's exit; -1 if there is none. */
 static int signal_number(const char *s)
 {
 	char *end;
 	long n;
-	int i;
+	int sig;
 
 	if (strncmp(s, "SIG", 3) == 0)
 		s += 3;
 	n = strtol(s, &end, 10);
 	if (*s && !*end)
 		return n >= 0 && n < NTRAPS ? (int)n : -1;
-	for (i = 0; i < NTRAPS; i++)
-		if (names[i] && strcmp(names[i], s) == 0)
-			return i;
-	return -1;
+	if (strcmp(s, "EXIT") == 0)
+		return 0;
+	return str2sig(s, &sig) == 0 && sig < NTRAPS ? sig : -1;
 }
 
 /* What a signal does with no trap: an interactive shell keeps ignoring ^C and the job-control signals. */
@@ -84,6 +74,7 @@ static int set_trap(const char *action, int sig)
 static void list(void)
 {
 	struct str line = { 0 };
+	char name[SIG2STR_MAX];
 	const char *p;
 	int i;
 
@@ -94,7 +85,11 @@ static void list(void)
 		for (p = traps[i]; *p; p++)
 			str_adds(&line, *p == '\'' ? "'\\''" : (char[]){ *p, 0 });
 		str_adds(&line, "' ");
-		str_adds(&line, names[i]);
+		if (i == 0)
+			strcpy(name, "EXIT");
+		else
+			sig2str(i, name);       /* every classic signal has a name */
+		str_adds(&line, name);
 		str_add(&line, '\n');
 	}
 	if (line.s)
