@@ -130,17 +130,20 @@ bool tls_selector_ok(const struct task *t, uint32_t sel)
 }
 
 /*
- * A slot that user mode still has loaded in %fs or %gs is being cleared:
- * load the null selector instead, or trap_return would fault loading it.
+ * A slot that user mode still has loaded in a segment register is being
+ * cleared: give it the null selector instead, or trap_return would fault
+ * loading it, in the kernel. %fs and %gs hold TLS slots by design; %ds and
+ * %es only if a program put one there, and then its next data access faults
+ * and it dies of SIGSEGV, as on Linux (whose exit path does the same).
  */
 static void drop_stale_selectors(struct task *t)
 {
 	struct trapframe *tf = task_trapframe(t);
+	uint32_t *segs[] = { &tf->fs, &tf->gs, &tf->ds, &tf->es };
 
-	if (!tls_selector_ok(t, tf->fs))
-		tf->fs = 0;
-	if (!tls_selector_ok(t, tf->gs))
-		tf->gs = 0;
+	for (unsigned i = 0; i < sizeof(segs) / sizeof(segs[0]); i++)
+		if (!tls_selector_ok(t, *segs[i]))
+			*segs[i] = 0;
 }
 
 /* The slot u names (or, if any_ok and it says -1, the first free one of t's): its index, or -errno. */

@@ -960,6 +960,45 @@ static void t_segments_kept(void)
 	in_child(segments_kept);
 }
 
+/*
+ * The slot a program has loaded in %ds and %es is cleared under it: the
+ * kernel cannot give back a selector that names nothing (loading it would
+ * fault, in the kernel). Linux gives back the null selector instead (its
+ * exit path catches the fault), and so must smpix. With the null selector
+ * in %ds the program's next data access faults on hardware (under QEMU's
+ * TCG it does not: TCG checks no segment on an ordinary access), so the
+ * call and the look at %ds and %es are one piece of assembly that touches
+ * no memory through them, and puts the user segment back.
+ */
+static void clear_loaded_slot(void)
+{
+	struct seg_desc d = { 0xFFFFFFFF, 0, 0xFFFFF, SEG_32BIT | SEG_LIMIT_IN_PAGES };
+	struct seg_desc clear = { 0, 0, 0, 0x08 | 0x20 };       /* read_exec_only, seg_not_present */
+	uint16_t user_ds = READ_SEG("ds"), tls, ds_after, es_after;
+	long r;
+
+	CHECK(SYS1(__NR_set_thread_area, &d) == 0);
+	tls = (uint16_t)(d.entry_number * 8 + 3);
+	clear.entry_number = d.entry_number;
+	__asm__ volatile("movw %w[tls], %%ds\n\t"
+			 "movw %w[tls], %%es\n\t"
+			 "int $0x80\n\t"
+			 "movw %%ds, %w[ds]\n\t"
+			 "movw %%es, %w[es]\n\t"
+			 "movw %w[user], %%ds\n\t"
+			 "movw %w[user], %%es"
+			 : "=a"(r), [ds] "=&r"(ds_after), [es] "=&r"(es_after)
+			 : "a"(__NR_set_thread_area), "b"(&clear), [tls] "r"(tls), [user] "r"(user_ds)
+			 : "memory");
+	CHECK(r == 0);
+	CHECK(ds_after == 0 && es_after == 0);
+}
+
+static void t_clear_loaded_slot(void)
+{
+	in_child(clear_loaded_slot);
+}
+
 static void gt_run_mounts(void)
 {
 	gt_run("mount_proc", t_mount_proc);
@@ -1002,5 +1041,6 @@ int main(int argc, char **argv)
 	gt_run("getcpu", t_getcpu);
 	gt_run("getcpu_pinned", t_getcpu_pinned);
 	gt_run("segments_kept", t_segments_kept);
+	gt_run("clear_loaded_slot", t_clear_loaded_slot);
 	gt_finish();
 }
