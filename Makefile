@@ -360,7 +360,7 @@ fuzz: all
 
 # The ioctl scaling benchmark (tools/bench.py, docs/performance.md): BENCH_BOOTS boots at each -smp
 # size in BENCH_CPUS, each running BENCH_ROUNDS rounds of 1..N workers per mode, BENCH_MS ms per run
-# (about 8 minutes under TCG on 2 cores); results in build/bench/. BENCH_DOCS=1 also copies the
+# (about 12 minutes under TCG on 2 cores); results in build/bench/. BENCH_DOCS=1 also copies the
 # plots and the tables into docs/img/.
 BENCH_CPUS ?= 2 4
 BENCH_BOOTS ?= 3

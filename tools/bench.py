@@ -395,7 +395,7 @@ def targets(results):
                         "measured within 10% of the prediction, every f",
                         f"{sum(r['ok'] for r in rows)} of {len(rows)} (worst: f={worst['f']}%, "
                         f"{worst['ratio']:.2f} of predicted)", "all", all(r["ok"] for r in rows)))
-            fit = [got / r["machine"] for r in rows if r["machine"] for got in (r["got"][0],)]
+            fit = [r["got"][0] / r["machine"] for r in rows if r["machine"]]
             if fit:
                 out.append((f"the same, against Amdahl x the machine's efficiency (the unlocked device's "
                              f"speedup / {n}, same boots)", f"{sum(abs(x - 1) <= TARGET_AMDAHL for x in fit)} of "

@@ -274,8 +274,10 @@ static int block_size(const struct job *j)
  * alone looks at the clock, so all stop after the same block). Nobody can
  * arrive at the next barrier before the first has read every arrival at this
  * one, so arrivals never mix. The reads poll (O_NONBLOCK) rather than sleep:
- * each worker has a CPU of its own, and a wakeup across CPUs would add tens of
- * microseconds to every block.
+ * each worker has a CPU of its own to spin on, and the barrier then costs no
+ * wakeup across CPUs (tens of microseconds under TCG). Where vCPUs outnumber
+ * the host's cores (-smp 4 on 2) a spinning worker takes host time from the
+ * ones it waits for; the BKL's own hand-offs cost far more there.
  */
 struct barrier {
 	int arrive[2];
