@@ -341,7 +341,13 @@ $(GTESTS_LINUX): $(BUILD)/%-linux: user/tests/%.c user/tests/gtest.h $(wildcard 
 	$(Q)$(HOSTCC) -m32 -static -std=gnu11 -O1 -Wall -Wextra -Werror -Wno-unused-parameter -DLINUX_HOST \
 		-I. -o $@ $<
 
-test: test-tools all iso hosttest $(BUILD)/vfstest-linux $(GTESTS_LINUX) busybox-maybe era-2.6.39
+# /init of the Linux reference (tools/linuxref.py): boots on Debian's i386 kernel and runs the above.
+$(BUILD)/linuxref/init: tools/linuxref/init.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTCC  $< (Linux, i386, static)")
+	$(Q)$(HOSTCC) -m32 -static -O1 -Wall -Wextra -Werror -o $@ $<
+
+test: test-tools all iso hosttest $(BUILD)/vfstest-linux $(GTESTS_LINUX) $(BUILD)/linuxref/init busybox-maybe era-2.6.39
 	$(PYTHON) tools/harness.py
 
 # The kernel without the BKL (make ERA=2.6.39, build/era-2.6.39/), which tools/testcases/32_eras.py boots.

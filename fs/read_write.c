@@ -49,14 +49,15 @@ ssize_t vfs_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 		return -EISDIR;
 	if (!f->f_op || !f->f_op->read)
 		return -EINVAL;
+	/* Before the position and the length, as Linux: even an empty buffer above user space faults. */
+	if (!access_ok(ubuf, n))
+		return -EFAULT;
 	if (*pos < 0)
 		return -EINVAL;
 	if (n == 0)
 		return 0;
 	if (n > RW_MAX)
 		n = RW_MAX;
-	if (!access_ok(ubuf, n))
-		return -EFAULT;
 	return f->f_op->read(f, ubuf, n, pos);
 }
 
@@ -66,14 +67,15 @@ ssize_t vfs_write(struct file *f, const char *ubuf, size_t n, loff_t *pos)
 		return -EBADF;
 	if (!f->f_op || !f->f_op->write)
 		return -EINVAL;
+	/* Before the position and the length, as Linux: even an empty buffer above user space faults. */
+	if (!access_ok(ubuf, n))
+		return -EFAULT;
 	if (*pos < 0)
 		return -EINVAL;
 	if (n == 0)
 		return 0;
 	if (n > RW_MAX)
 		n = RW_MAX;
-	if (!access_ok(ubuf, n))
-		return -EFAULT;
 	return f->f_op->write(f, ubuf, n, pos);
 }
 

@@ -224,12 +224,10 @@ def guest_suite(h, suite, label, cpus, min_tests, append="", timeout=240):
 
 
 def on_linux(h, suite, min_tests):
-    """The same program built with the host's gcc -m32 -static must pass on Linux: its expectations
-    are Linux's. What this host cannot show (a chroot's /proc, a bare /dev) is a SKIP, with why."""
-    name = f"host: {suite} on Linux (gcc -m32 -static)"
-    if not h.wanted(name):
-        return
-    h.host_run(name, suite, os.path.join(h.BUILD, f"{suite}-linux"), min_tests)
+    """The same program built with gcc -m32 -static must pass on Linux (tools/linuxref.py): its
+    expectations are Linux's. What a place cannot show (a chroot's /proc, a bare /dev) is a SKIP, with why."""
+    import linuxref
+    linuxref.check(h, f"linux: {suite} (gcc -m32 -static)", suite, linuxref.suite_judge(h, suite, min_tests))
 
 
 # ---- a shell session at the console ---------------------------------------------------------------

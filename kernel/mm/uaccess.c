@@ -71,11 +71,10 @@ bool access_ok(const void *uaddr, size_t n)
 	/* kernel_read() (fs/read_write.c) reads into a kernel buffer: Linux 2.6's set_fs(KERNEL_DS). */
 	if (current && current->uaccess_kernel)
 		return true;
-	/* An empty range touches nothing, wherever it is: write(fd, p, 0) is 0, as in Linux. */
-	if (n == 0)
-		return true;
-	/* Written so that a + n cannot overflow: 0xFFFFFFF0 + 0x20 is refused, not wrapped. */
-	return a < USER_TOP && n <= USER_TOP - a;
+	/* The range must end at or below USER_TOP, as i386 Linux's access_ok() says: an empty one
+	 * too, so write(fd, p, 0) is 0 for p <= USER_TOP and -EFAULT above it. Written so that
+	 * a + n cannot overflow: 0xFFFFFFF0 + 0x20 is refused, not wrapped. */
+	return n <= USER_TOP && a <= USER_TOP - n;
 }
 
 int copy_from_user(void *dst, const void *usrc, size_t n)

@@ -18,7 +18,7 @@ int copy_to_user(void *udst, const void *src, size_t n);
 int strncpy_from_user(char *dst, const char *usrc, size_t max);
 int get_user_u32(uint32_t *val, const void *uaddr);
 int put_user_u32(void *uaddr, uint32_t val);
-/* Is [uaddr, uaddr+n) entirely user space (below USER_TOP, not wrapping)? Always, for n == 0. */
+/* Is [uaddr, uaddr+n) entirely user space (ending at or below USER_TOP, not wrapping)? */
 bool access_ok(const void *uaddr, size_t n);
 
 /* From trap dispatch: a kernel fault at a user-access instruction resumes at its fixup (true). */

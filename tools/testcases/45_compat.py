@@ -1,11 +1,11 @@
 """The calls real programs make (issue 22): compattest booted as init at 2 CPUs, and the same
-test built for this Linux host (build/compattest-linux) run here. Its mount and umount checks move
-to a mount namespace of their own first (unshare(CLONE_NEWNS), every mount private: what
-`unshare -m` does), so they never touch this host's mounts; where that is not allowed (not root)
-they say so and the harness shows a SKIP."""
-import os
+test built for Linux (build/compattest-linux) run on the Linux reference (tools/linuxref.py). Its
+mount and umount checks move to a mount namespace of their own first (unshare(CLONE_NEWNS), every
+mount private: what `unshare -m` does), so they never touch a host's mounts; where that is not
+allowed (not root) they say so and the harness shows a SKIP."""
 import re
-import subprocess
+
+import linuxref
 
 INIT_EXIT = r"init \(pid \d+\) exited with status 0x([0-9a-f]+)"
 LINE = re.compile(r"^compattest: (\S+) (ok|FAIL)(.*)$", re.M)
@@ -43,29 +43,18 @@ def guest(h, label, cpus, append=""):
 
 
 def on_linux(h):
-    """The same checks, built with the host's gcc -m32 -static, must pass on this Linux."""
-    name = "host: compattest on Linux (gcc -m32 -static)"
-    if not h.wanted(name):
-        return
-    exe = os.path.join(h.BUILD, "compattest-linux")
-    if not os.access(exe, os.X_OK):
-        h.record(name, False, "build/compattest-linux is missing (make test builds it)")
-        return
-    cmd = [exe]
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    except OSError as e:
-        h.skip(name, f"this host cannot run i386 programs ({e})")
-        return
-    except subprocess.TimeoutExpired:
-        h.record(name, False, "timeout")
-        return
-    for line in re.findall(r"^compattest: .* skipped: .*$", p.stdout, re.M):
-        h.skip(f"{name}: {line.split(':')[1].strip()}", line.split("skipped: ", 1)[1])
-    results = LINE.findall(p.stdout)
-    fails = [f"{t}{r}" for t, s, r in results if s == "FAIL"]
-    ok = p.returncode == 0 and not fails and len(results) >= 3
-    h.record(name, ok, " | ".join(fails[:3]) or f"{len(results)} tests, exit {p.returncode}")
+    """The same checks, built with gcc -m32 -static, must pass on Linux (tools/linuxref.py)."""
+    def judge(label, result):
+        for line in re.findall(r"^compattest: .* skipped: .*$", result.out, re.M):
+            h.skip(f"{label}: {line.split(':')[1].strip()}", line.split("skipped: ", 1)[1])
+        results = LINE.findall(result.out)
+        fails = [f"{t}{r}" for t, s, r in results if s == "FAIL"]
+        if fails:
+            return fails[:3]
+        if result.status != 0 or len(results) < 3:
+            return [f"{len(results)} tests, exit {result.status}"]
+        return []
+    linuxref.check(h, "linux: compattest (gcc -m32 -static)", "compattest", judge)
 
 
 def run(h):

@@ -1,8 +1,9 @@
-"""Signals and what real Linux programs need: sigtest and systest in the guest AND on this Linux
-host (the same binaries: the host run proves the expectations), then the glibc programs of user/compat."""
-import os
+"""Signals and what real Linux programs need: sigtest and systest in the guest AND on the Linux
+reference (the same binaries, tools/linuxref.py: that run proves the expectations), then the glibc
+programs of user/compat."""
 import re
-import subprocess
+
+import linuxref
 
 SUMMARY = r"^{0}: summary (\d+) passed, (\d+) failed"
 INIT_EXIT = r"init \(pid \d+\) exited with status 0x([0-9a-f]+)"
@@ -20,21 +21,12 @@ SYSTEST_LOG = [
 ]
 
 
-def host_run(h, suite, min_tests, namespaced=False):
-    """The guest test binary, run on this Linux host: it must pass here too. namespaced: in a
-    new user and pid namespace, as in a container, where the session leader is out of sight
-    and getsid() answers 0 (CI machines may be such containers)."""
-    name = f"linux-host[{suite}{'-pidns' if namespaced else ''}]"
-    if not h.wanted(name):
-        return
-    wrapper = []
-    if namespaced:
-        probe = subprocess.run(["unshare", "-rpf", "true"], capture_output=True)
-        if probe.returncode != 0:
-            h.skip(name, "this host cannot make a pid namespace (unshare -rpf)")
-            return
-        wrapper = ["unshare", "-rpf"]
-    h.host_run(name, suite, os.path.join(h.BUILD, "ubin", suite), min_tests, wrapper=wrapper, each=True)
+def on_linux(h, suite, min_tests, namespaced=False):
+    """The guest test binary, run on the Linux reference: it must pass there too. namespaced: in a
+    new pid namespace, as in a container, where the session leader is out of sight and getsid()
+    answers 0 (CI machines may be such containers)."""
+    run_id = suite + ("-pidns" if namespaced else "")
+    linuxref.check(h, f"linux: {run_id}", run_id, linuxref.suite_judge(h, suite, min_tests, each=True))
 
 
 def guest_run(h, suite, label, cpus, min_tests, log_lines, append="", timeout=180):
@@ -123,9 +115,9 @@ def compat(h, prog, patterns, cpus=2):
 
 
 def run(h):
-    host_run(h, "sigtest", 17)
-    host_run(h, "sigtest", 17, namespaced=True)
-    host_run(h, "systest", 13)
+    on_linux(h, "sigtest", 17)
+    on_linux(h, "sigtest", 17, namespaced=True)
+    on_linux(h, "systest", 13)
     guest_run(h, "sigtest", "smp1", 1, 17, SIGTEST_LOG)
     guest_run(h, "sigtest", "smp4", 4, 17, SIGTEST_LOG)
     # Every call under the BKL (Linux 2.0's way): sleeping in pause or sigsuspend must let it go.

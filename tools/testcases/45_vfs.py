@@ -1,9 +1,11 @@
-"""The VFS: vfstest at 1 and 4 CPUs (and on this Linux host), a boot from a hand-made initrd, a bad one."""
+"""The VFS: vfstest at 1 and 4 CPUs (and on the Linux reference), a boot from a hand-made initrd, a bad one."""
 import os
 import re
 import shutil
 import subprocess
 import time
+
+import linuxref
 
 VFSTEST_LINE = re.compile(r"^vfstest: (\S+) (ok|FAIL)(.*)$", re.M)
 INIT_EXIT = r"init \(pid \d+\) exited with status 0x([0-9a-f]+)"
@@ -45,12 +47,9 @@ def vfstest(h, label, cpus, timeout=240):
 
 
 def vfstest_on_linux(h):
-    """The same program built for Linux (gcc -m32 -static) must pass here: its expectations are Linux's."""
-    name = "host: vfstest on Linux (gcc -m32 -static)"
-    if not h.wanted(name):
-        return
-    h.host_run(name, "vfstest", os.path.join(h.BUILD, "vfstest-linux"), 25,
-               must_see=[r"^vfstest: done, status 0$"])
+    """The same program built for Linux (gcc -m32 -static) must pass there: its expectations are Linux's."""
+    linuxref.check(h, "linux: vfstest (gcc -m32 -static)", "vfstest",
+                   linuxref.suite_judge(h, "vfstest", 25, must_see=[r"^vfstest: done, status 0$"]))
 
 
 def make_initrd(h, root):
@@ -154,32 +153,24 @@ COMPAT_FILES = [r"^files: stdio wrote and read back: line 2 of 3$", r"^files: st
 
 
 def compat_files(h):
-    """A glibc program (gcc -m32 -static) using files: the same lines on smpix as on this Linux host."""
-    for where in ("Linux host", "smpix"):
-        name = f"vfs[glibc program with files: compat-files on {where}]"
-        if not h.wanted(name):
-            continue
-        exe = os.path.join(h.BUILD, "ubin", "compat-files")
-        if where == "Linux host":
-            try:
-                p = subprocess.run([exe], capture_output=True, text=True, timeout=60)
-                out, ok_exit = p.stdout, p.returncode == 0
-            except OSError as e:
-                h.skip(name, f"this host cannot run i386 programs ({e})")
-                continue
-            except subprocess.TimeoutExpired as e:
-                out, ok_exit = str(e), False
-        else:
-            q = h.Qemu("vfs-compat-files", append="init=/bin/compat-files", cpus=2, timeout=90)
-            q.expect(INIT_EXIT)
-            q.wait_exit()
-            out = q.output
-            m = re.search(INIT_EXIT, out, re.M)
-            ok_exit = bool(m) and int(m.group(1), 16) == 0 and not h.bad_lines(out)
+    """A glibc program (gcc -m32 -static) using files: the same lines on smpix as on the Linux reference."""
+    def judge(label, out, exit_ok):
         missing = [p for p in COMPAT_FILES if not re.search(p, out, re.M)]
-        problems = [f"no line /{p}/" for p in missing[:1]] + ([] if ok_exit else ["did not exit with status 0"])
-        problems += [l for l in out.splitlines() if "files: FAIL" in l][:1]
-        h.record(name, not problems, "; ".join(problems))
+        problems = [f"no line /{p}/" for p in missing[:1]] + ([] if exit_ok else ["did not exit with status 0"])
+        return problems + [l for l in out.splitlines() if "files: FAIL" in l][:1]
+
+    linuxref.check(h, "vfs[glibc program with files: compat-files on Linux]", "compat-files",
+                   lambda label, r: judge(label, r.out, r.status == 0))
+    name = "vfs[glibc program with files: compat-files on smpix]"
+    if not h.wanted(name):
+        return
+    q = h.Qemu("vfs-compat-files", append="init=/bin/compat-files", cpus=2, timeout=90)
+    q.expect(INIT_EXIT)
+    q.wait_exit()
+    m = re.search(INIT_EXIT, q.output, re.M)
+    exit_ok = bool(m) and int(m.group(1), 16) == 0 and not h.bad_lines(q.output)
+    problems = judge(name, q.output, exit_ok)
+    h.record(name, not problems, "; ".join(problems))
 
 
 def run(h):

@@ -1,46 +1,22 @@
-"""The drivers and the ioctl path: ioctltest booted as init at 1 and 4 CPUs, and on this Linux host."""
-import os
+"""The drivers and the ioctl path: ioctltest booted as init at 1 and 4 CPUs, and on the Linux reference."""
 import re
+
+import linuxref
 
 import testlib as suites  # noqa: E402
 
 
 def on_linux_with_a_tty(h):
-    """The Linux build runs on a pty, so that its termios checks run against Linux's own tty code."""
-    import pty
-    name = "host: ioctltest on Linux, on a pty (gcc -m32 -static)"
-    if not h.wanted(name):
-        return
-    exe = os.path.join(h.BUILD, "ioctltest-linux")
-    if not os.access(exe, os.X_OK):
-        return h.record(name, False, "build/ioctltest-linux is missing (make test builds it)")
-    try:
-        pid, fd = pty.fork()
-    except OSError as e:
-        # A chroot or container without /dev/ptmx and /dev/pts mounted has no pseudo-terminals.
-        return h.skip(name, f"no pseudo-terminal on this host ({e})")
-    if pid == 0:
-        try:
-            os.execv(exe, [exe])
-        finally:
-            os._exit(127)       # never back into the harness, whatever execv did
-    out = b""
-    while True:
-        try:
-            data = os.read(fd, 4096)
-        except OSError:
-            break
-        if not data:
-            break
-        out += data
-    _, status = os.waitpid(pid, 0)
-    text = out.decode("utf-8", "replace").replace("\r", "")
-    _, problems = h.suite_results(name, "ioctltest", text, each=False)
-    if "ioctltest: termios checked on a tty" not in text:
-        problems.append("the termios checks did not run")
-    if os.waitstatus_to_exitcode(status) != 0:
-        problems.append(f"exit status {os.waitstatus_to_exitcode(status)}")
-    h.record(name, not problems, " | ".join(problems))
+    """The Linux build runs on a terminal (the reference's serial line, or a pty on a host), so that
+    its termios checks run against Linux's own tty code."""
+    suite = linuxref.suite_judge(h, "ioctltest", 4)
+
+    def judge(label, result):
+        problems = suite(label, result)
+        if "ioctltest: termios checked on a tty" not in result.out:
+            problems.append("the termios checks did not run")
+        return problems
+    linuxref.check(h, "linux: ioctltest on a tty (gcc -m32 -static)", "ioctltest-tty", judge)
 
 
 def ttytest(h, cpus):

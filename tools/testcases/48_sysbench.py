@@ -1,15 +1,16 @@
 """sysbench, make bench-linux's binary, as a smoke test: the same file runs as init on smpix and as a
-plain process on this host's Linux, and prints every figure both times (never a timing assertion);
-tools/bench_linux.py parses those lines and writes a Linux initramfs that cpio reads. No Debian
-kernel is fetched or booted here: that is make bench-linux, by hand."""
+plain process on the Linux reference (tools/linuxref.py), and prints every figure both times (never a
+timing assertion); tools/bench_linux.py parses those lines and writes a Linux initramfs that cpio
+reads. Booting sysbench itself as Linux's init is make bench-linux, by hand."""
 import importlib
 import os
-import platform
 import subprocess
 import sys
 import tempfile
 
-SCALE = 1       # percent of the usual counts: a second or two in all
+import linuxref
+
+SCALE = linuxref.SYSBENCH_SCALE   # percent of the usual counts: a second or two in all
 
 
 def bench_linux(h):
@@ -65,23 +66,14 @@ def check_output(h, name, out, want_pid1):
     return problems
 
 
-def on_host(h):
-    name = "sysbench[host-linux] every figure, as a plain process (no reboot)"
-    if not h.wanted(name):
-        return
-    if platform.system() != "Linux" or platform.machine() not in ("x86_64", "i686", "i386"):
-        return h.skip(name, f"needs an x86 Linux host, this is {platform.system()} {platform.machine()}")
-    env = dict(os.environ, sysbench_scale=str(SCALE))
-    try:
-        p = subprocess.run([binary(h)], capture_output=True, text=True, timeout=120, env=env)
-    except OSError as e:
-        return h.skip(name, f"cannot run i386 binaries here ({e})")
-    except subprocess.TimeoutExpired:
-        return h.record(name, False, "timeout")
-    problems = check_output(h, name, p.stdout, want_pid1=False)
-    if p.returncode != 0:
-        problems.append(f"exit status {p.returncode}: {p.stderr[-200:]}")
-    h.record(name, not problems, "; ".join(problems[:4]))
+def on_linux(h):
+    """The same bytes as a plain process on the Linux reference (tools/linuxref.py)."""
+    def judge(label, result):
+        problems = check_output(h, label, result.out, want_pid1=False)
+        if result.status != 0:
+            problems.append(f"exit status {result.status}")
+        return problems[:4]
+    linuxref.check(h, "linux: sysbench, every figure, as a plain process", "sysbench", judge)
 
 
 def on_smpix(h, cpus):
@@ -124,6 +116,6 @@ def initramfs(h):
 
 
 def run(h):
-    on_host(h)
+    on_linux(h)
     on_smpix(h, 2)
     initramfs(h)

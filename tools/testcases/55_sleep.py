@@ -15,6 +15,8 @@ import subprocess
 import sys
 import time
 
+import linuxref
+
 # A busy loop that ends by itself after argv[1] seconds, in case nothing kills it.
 BUSY = "import sys, time\nend = time.monotonic() + float(sys.argv[1])\nwhile time.monotonic() < end: pass\n"
 
@@ -127,6 +129,4 @@ def run(h):
     shell_sleep(h, cpus=1)
     shell_sleep(h, cpus=4)
     sleepers(h)
-    name = "host: sleeptest on Linux (gcc -m32 -static)"
-    if h.wanted(name):
-        h.host_run(name, "sleeptest", os.path.join(h.BUILD, "sleeptest-linux"), 3, args=("12", "200", "1500"))
+    linuxref.check(h, "linux: sleeptest (gcc -m32 -static)", "sleeptest", linuxref.suite_judge(h, "sleeptest", 3))

@@ -385,6 +385,15 @@ static inline bool gt_on_smpix(void)
 	return SYS1(__NR_uname, u) == 0 && strcmp(u, "smpix") == 0;
 }
 
+/* An i386 program on a 64-bit kernel (x86_64's compat layer): its user space reaches up to 4 GiB,
+ * where i386 kernels (Linux's and smpix's) end it at 3 GiB. */
+static inline bool gt_on_64bit_kernel(void)
+{
+	char u[6 * 65];
+
+	return SYS1(__NR_uname, u) == 0 && strcmp(u + 4 * 65, "x86_64") == 0;
+}
+
 static inline void gt_start(const char *suite)
 {
 	gt_suite = suite;

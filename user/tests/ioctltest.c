@@ -92,7 +92,8 @@ static void t_rtc(void)
 	}
 	CHECK(gt_ioctl(fd, RTC_RD_TIME, &tm) == 0);
 	CHECK(gt_ioctl(fd, RTC_RD_TIME, BAD_UNMAP) == -EFAULT);
-	CHECK(gt_ioctl(fd, 0x7001, &tm) == -ENOTTY || gt_ioctl(fd, 0x7001, &tm) == -EINVAL);
+	/* _IO('p', 0xff): no RTC ioctl has that number (0x7001 is RTC_AIE_ON, which Linux's rtc-cmos takes). */
+	CHECK(gt_ioctl(fd, 0x70ff, &tm) == -ENOTTY);
 	gt_close(fd);
 	CHECK(tm.tm_year >= 124 && tm.tm_mon >= 0 && tm.tm_mon < 12 && tm.tm_mday >= 1);
 	/* The same moment as CLOCK_REALTIME, within a few seconds (days from civil, as in kernel/lib/calendar.c). */

@@ -1535,40 +1535,48 @@ static void run_all(void)
 }
 
 /* Remove path and everything below it (the scratch directory after a run). */
-static void rm_rf(const char *path)
+/* Each level has its own listing buffer: one shared by the recursion would be overwritten
+ * by the subdirectory's listing while this level still walks it. */
+static int rm_rf(const char *path)
 {
-	static char buf[4096];
-	char child[300];
+	char buf[1024], child[1024];
 	struct stat64 st;
 
 	if (sys_lstat(path, &st) < 0)
-		return;
+		return 0;
 	if (!S_ISDIR(st.st_mode)) {
-		if (sys_unlink(path) < 0)
-			say("vfstest: cannot remove %s\n", path);
-		return;
+		if (sys_unlink(path) == 0)
+			return 0;
+		say("vfstest: cannot remove %s: %d\n", path, sys_unlink(path));
+		return -1;
 	}
 	for (;;) {
-		int fd = sys_open(path, O_RDONLY | O_DIRECTORY, 0), any = 0;
+		int fd = sys_open(path, O_RDONLY | O_DIRECTORY, 0), removed = 0;
 		long n = fd < 0 ? -1 : SC(__NR_getdents64, fd, buf, sizeof(buf));
 
 		sys_close(fd);
-		/* Remove one batch, then list again: removing while listing may skip names. */
+		/* Remove one batch, then list again: removing while listing may skip names.
+		 * A batch that removes nothing ends it: what stays would stay forever. */
 		for (long off = 0; off < n;) {
 			struct linux_dirent64 *d = (struct linux_dirent64 *)(buf + off);
 
 			off += d->d_reclen;
 			if (streq(d->d_name, ".") || streq(d->d_name, ".."))
 				continue;
-			snprintf(child, sizeof(child), "%s/%s", path, d->d_name);
-			any = 1;
-			rm_rf(child);
+			if (snprintf(child, sizeof(child), "%s/%s", path, d->d_name) >= (int)sizeof(child)) {
+				say("vfstest: cannot remove %s/%s: the path is too long\n", path, d->d_name);
+				continue;
+			}
+			if (rm_rf(child) == 0)
+				removed++;
 		}
-		if (!any)
+		if (!removed)
 			break;
 	}
-	if (sys_rmdir(path) < 0)
-		say("vfstest: cannot remove %s: %d\n", path, sys_rmdir(path));
+	if (sys_rmdir(path) == 0)
+		return 0;
+	say("vfstest: cannot remove %s: %d\n", path, sys_rmdir(path));
+	return -1;
 }
 
 /* Run the suite in a child (so its descriptors and memory are all given back), then reap everything. */
