@@ -10,7 +10,7 @@
 # dash: the shell tests compare smpix's sh with it (tools/testcases/52_shell_scripts.py).
 # e2fsprogs: mke2fs -d builds disk images; e2fsck checks them.
 PACKAGES="gcc gcc-multilib make binutils qemu-system-x86 grub-pc-bin grub-common \
-xorriso mtools gdb cpio python3 bear gnuplot-nox dash e2fsprogs"
+xorriso mtools gdb cpio python3 gnuplot-nox dash e2fsprogs"
 
 missing=""
 for p in $PACKAGES; do

@@ -15,12 +15,15 @@ The checks themselves live in tools/testcases/*.py, one file per area, run in
 name order; each has run(h), where h is this module (Qemu, ktests, boot_check,
 panic_report, record, wanted). Run a subset with:
     python3 tools/harness.py NAME-SUBSTRING...
+or the quick one a student runs after each change (make check):
+    python3 tools/harness.py --check
 """
 import os
 import re
 import select
 import subprocess
 import sys
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -40,26 +43,36 @@ BAD_LINES = re.compile(r"Kernel panic|^BUG:|spinlock lockup|" + LOCKDEP_REPORT, 
 # the benchmarks (tools/bench*.py, tools/trace.py) set this to False, as the checker costs time.
 LOCKDEP_BOOTS = True
 
+# make check: what a student runs after each change, in under two minutes: the host unit tests,
+# every ktest at 2 CPUs, usertests, the BKL's misuse reports and its syscall flag, the ioctl path,
+# one round of the fuzzer. (`make test` is the whole of it, before a commit.)
+CHECK = ["host: test_", "ktest[smp2]", "usertests[smp4-init-mem256]", "report[bkl", "ktest[syscall-bkl",
+         "ioctltest[smp4]", "fuzz[smp2]"]
+
 passed = 0
 failed = 0
 skipped = 0
-selected = sys.argv[1:]
+selected = CHECK if sys.argv[1:] == ["--check"] else sys.argv[1:]
+
+
+COUNT_LOCK = threading.Lock()    # check files run in lanes (tools/lanes.py): the counts are shared
 
 
 def record(name, ok, detail=""):
     global passed, failed
-    if ok:
-        passed += 1
-        print(f"PASS {name}", flush=True)
-    else:
-        failed += 1
-        print(f"FAIL {name}: {detail}", flush=True)
+    with COUNT_LOCK:
+        if ok:
+            passed += 1
+        else:
+            failed += 1
+    print(f"PASS {name}" if ok else f"FAIL {name}: {detail}", flush=True)
 
 
 def skip(name, why):
     """A check that cannot run on this machine: said loudly with the reason, counted apart."""
     global skipped
-    skipped += 1
+    with COUNT_LOCK:
+        skipped += 1
     print(f"SKIP {name}: {why}", flush=True)
 
 
@@ -73,7 +86,8 @@ class Qemu:
     def __init__(self, name, append="", cpus=2, mem=128, iso=False, extra=(), timeout=60,
                  accel="tcg", initrd=None, kernel=None, lockdep=None):
         self.name = name
-        self.deadline = time.monotonic() + timeout
+        self.started = time.monotonic()
+        self.deadline = self.started + timeout
         self.output = ""
         self.exit_code = None
         self.timed_out = False
@@ -143,6 +157,11 @@ class Qemu:
         os.makedirs(LOGS, exist_ok=True)
         with open(os.path.join(LOGS, self.name + ".log"), "w") as f:
             f.write("$ " + " ".join(self.cmd) + "\n" + self.output)
+        # Where make test's time goes, a boot a line: sort -n build/test-logs/seconds.txt
+        if not getattr(self, "seconds_logged", False):
+            self.seconds_logged = True
+            with open(os.path.join(LOGS, "seconds.txt"), "a") as f:
+                f.write(f"{time.monotonic() - self.started:6.1f} {self.name}\n")
 
 
 def with_lockdep(append, kernel, lockdep):
@@ -395,17 +414,20 @@ def guarded(what, fn):
 
 def main():
     import importlib
+    import lanes
+    import linuxref
     start = time.monotonic()
+    os.makedirs(LOGS, exist_ok=True)
+    open(os.path.join(LOGS, "seconds.txt"), "w").close()
+    linuxref.boot_in_background(sys.modules[__name__])
     guarded("host unit tests", host_tests)
     # Each file in tools/testcases/ adds the QEMU checks of one area: run(h) with h = this module.
+    # They run in lanes, two at a time but for those that must run alone (tools/lanes.py).
     casedir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testcases")
     sys.path.insert(0, casedir)
-    for f in sorted(os.listdir(casedir)):
-        if f.endswith(".py") and not f.startswith("_"):
-            t0 = time.monotonic()
-            guarded(f"tools/testcases/{f}", lambda: importlib.import_module(f[:-3]).run(sys.modules[__name__]))
-            if time.monotonic() - t0 >= 1:
-                print(f"(tools/testcases/{f}: {time.monotonic() - t0:.0f} s)", flush=True)
+    files = sorted(f for f in os.listdir(casedir) if f.endswith(".py") and not f.startswith("_"))
+    lanes.run_files(files, lambda f: guarded(f"tools/testcases/{f}",
+                                             lambda: importlib.import_module(f[:-3]).run(sys.modules[__name__])))
 
     print(f"(harness took {time.monotonic() - start:.0f} s; logs in build/test-logs/; {skipped} skipped)")
     print(f"{passed} passed, {failed} failed")

@@ -21,6 +21,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 
 VM = "linux-686 in QEMU"
@@ -107,14 +108,23 @@ def host_runs_i386(h):
 
 
 _vm = None
+_vm_lock = threading.Lock()
 
 
 def vm_results(h):
     """{run id: Result} from one boot of Debian's i386 kernel, or the reason there is none."""
     global _vm
-    if _vm is None:
-        _vm = boot_reference(h)
-    return _vm
+    with _vm_lock:
+        if _vm is None:
+            _vm = boot_reference(h)
+        return _vm
+
+
+def boot_in_background(h):
+    """Start the boot now, beside the first checks, if any wanted check will need it."""
+    wanted = any(h.wanted(w) for w in ("linux: ", "linux-env[", "vfs[glibc program with files: compat-files on Linux]"))
+    if wanted:
+        threading.Thread(target=vm_results, args=(h,), daemon=True).start()
 
 
 def boot_reference(h):

@@ -194,8 +194,6 @@ def check_compile_commands(h):
     name = "tools[make compile_commands.json]"
     if not h.wanted(name):
         return
-    if not shutil.which("bear"):
-        return h.skip(name, "bear is not installed (make deps installs it)")
     kernel = os.path.join(ROOT, "build", "kernel.elf")
     before = os.stat(kernel).st_mtime_ns if os.path.exists(kernel) else None
     rc, out = run_cmd(["make", "compile_commands.json"], timeout=300)
@@ -263,7 +261,7 @@ def check_deps(h):
     try:
         env = clean_env(PATH=d + ":" + os.environ["PATH"], SHIM_CALLED=calls, DEPS_DRY_RUN="1")
         rc1, out1 = run_cmd(["tools/deps.sh"], env=dict(env, SHIM_MISSING=""), timeout=30)
-        rc2, out2 = run_cmd(["tools/deps.sh"], env=dict(env, SHIM_MISSING="bear gdb"), timeout=30)
+        rc2, out2 = run_cmd(["tools/deps.sh"], env=dict(env, SHIM_MISSING="mtools gdb"), timeout=30)
         called = open(calls).read()
     finally:
         shutil.rmtree(d, ignore_errors=True)
@@ -271,9 +269,9 @@ def check_deps(h):
     problems = []
     if rc1 != 0 or "deps: all packages present" not in out1:
         problems.append(f"all present: rc {rc1}, {out1.strip()!r}")
-    if rc2 != 0 or "deps: missing: gdb bear" not in out2 \
-            or "apt-get install -y -q --no-install-recommends gdb bear" not in out2:
-        problems.append(f"gdb, bear missing: rc {rc2}, {out2.strip()!r}")
+    if rc2 != 0 or "deps: missing: mtools gdb" not in out2 \
+            or "apt-get install -y -q --no-install-recommends mtools gdb" not in out2:
+        problems.append(f"mtools, gdb missing: rc {rc2}, {out2.strip()!r}")
     if called:
         problems.append("a dry run called: " + called.strip())
     h.record(name, not problems, "; ".join(problems))
