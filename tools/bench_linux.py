@@ -378,18 +378,10 @@ unset multiplot
 
 
 def host_facts(accel):
-    """What the numbers were measured on (make bench's results carry the same)."""
-    cpu = "unknown CPU"
-    try:
-        with open("/proc/cpuinfo") as f:
-            m = re.search(r"^model name\s*:\s*(.*)$", f.read(), re.M)
-            cpu = m.group(1).strip() if m else cpu
-    except OSError:
-        pass
-    qemu = run(["qemu-system-i386", "--version"]).stdout
-    return {"host": f"{platform.node()} ({platform.system()} {platform.release()}, {os.cpu_count()} cores, {cpu})",
-            "qemu": qemu.splitlines()[0] if qemu else "qemu-system-i386 (version unknown)",
-            "accel": accel, "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+    """What the numbers were measured on: make bench's facts (tools/bench.py), the host on one line."""
+    import bench
+    f = bench.host_facts(accel)
+    return dict(f, host=f"{f['host']} ({f['system']}, {f['cores']} cores)")
 
 
 def load_average():
