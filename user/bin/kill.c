@@ -5,21 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A signal by name (TERM or SIGTERM) or number (0 too: only checks that PID exists); -1 if none. */
-static int parse_signal(const char *s)
-{
-	char *end;
-	long n;
-	int sig;
-
-	if (strncmp(s, "SIG", 3) == 0)
-		s += 3;
-	n = strtol(s, &end, 10);
-	if (*s && !*end)
-		return n >= 0 && n <= _NSIG ? (int)n : -1;
-	return str2sig(s, &sig) == 0 ? sig : -1;
-}
-
 int main(int argc, char **argv)
 {
 	int sig = SIGTERM, i = 1, status = 0;
@@ -32,9 +17,9 @@ int main(int argc, char **argv)
 					printf("%d %s\n", i, name);
 			return 0;
 		}
-		sig = parse_signal(argv[1] + (strcmp(argv[1], "-s") == 0 ? 0 : 1));
+		sig = sig_from_word(argv[1] + (strcmp(argv[1], "-s") == 0 ? 0 : 1), _NSIG);
 		if (strcmp(argv[1], "-s") == 0 && argc > 2)
-			sig = parse_signal(argv[++i]);
+			sig = sig_from_word(argv[++i], _NSIG);
 		i++;
 	}
 	if (sig < 0 || i >= argc) {

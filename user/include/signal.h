@@ -48,5 +48,6 @@ int sigismember(const sigset_t *set, int sig);
 #define SIG2STR_MAX 16
 int sig2str(int sig, char *str);
 int str2sig(const char *str, int *sig);
+int sig_from_word(const char *word, int max);
 
 #endif

@@ -1,6 +1,6 @@
 /*
  * sig2str, str2sig (POSIX.1-2024): a signal's name without "SIG" ("HUP")
- * and back, for kill and the shell's trap. Only the classic signals 1..31
+ * and back, and the word kill and the shell's trap take (sig_from_word). Only the classic signals 1..31
  * have names here; the real-time ones are known by number alone.
  */
 #include <signal.h>
@@ -45,4 +45,20 @@ int str2sig(const char *str, int *sig)
 		}
 	}
 	return -1;
+}
+
+/* A signal as kill and trap take it: a name with or without "SIG" (TERM, SIGTERM) or a number
+ * from 0 (kill: only check that the process exists; trap: the shell's exit) to max; -1 if none. */
+int sig_from_word(const char *word, int max)
+{
+	char *end;
+	long n;
+	int sig;
+
+	if (strncmp(word, "SIG", 3) == 0)
+		word += 3;
+	n = strtol(word, &end, 10);
+	if (*word && !*end)
+		return n >= 0 && n <= max ? (int)n : -1;
+	return str2sig(word, &sig) == 0 && sig <= max ? sig : -1;
 }

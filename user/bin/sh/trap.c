@@ -33,18 +33,9 @@ static void note(int sig)
 /* A signal by name (INT or SIGINT) or number, EXIT or 0 for the shell's exit; -1 if there is none. */
 static int signal_number(const char *s)
 {
-	char *end;
-	long n;
-	int sig;
-
-	if (strncmp(s, "SIG", 3) == 0)
-		s += 3;
-	n = strtol(s, &end, 10);
-	if (*s && !*end)
-		return n >= 0 && n < NTRAPS ? (int)n : -1;
-	if (strcmp(s, "EXIT") == 0)
+	if (strcmp(s, "EXIT") == 0 || strcmp(s, "SIGEXIT") == 0)
 		return 0;
-	return str2sig(s, &sig) == 0 && sig < NTRAPS ? sig : -1;
+	return sig_from_word(s, NTRAPS - 1);
 }
 
 /* What a signal does with no trap: an interactive shell keeps ignoring ^C and the job-control signals. */
