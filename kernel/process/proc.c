@@ -2,7 +2,8 @@
  * Processes: a task with an address space, a parent and children. fork()
  * copies the caller; exit() turns it into a zombie that keeps only its exit
  * status until the parent collects it with wait4(), which frees it.
- * Orphans are adopted by init (the first process), which reaps them.
+ * Orphans are adopted by init (the first process), which reaps them; with
+ * no init (ktest mode), an orphan is freed as soon as it has exited.
  */
 #include "kernel/process/proc.h"
 
@@ -180,10 +181,16 @@ long sys_fork(void)
 	return pid;
 }
 
-/* Hand t's children to init; zombies among them are init's to reap now. Needs proc_lock. */
+/*
+ * Hand t's children to init; zombies among them are init's to reap now.
+ * Without an init (ktest mode) nobody reaps: a child still running is freed
+ * when it exits (it finds no parent), and a zombie is freed here, or it
+ * would never be. Needs proc_lock.
+ */
 static void reparent_children(struct task *t)
 {
 	struct list_head *pos, *tmp;
+	bool adopt = init_task && init_task != t;
 	bool wake = false;
 
 	assert_spin_held(&proc_lock);
@@ -191,20 +198,24 @@ static void reparent_children(struct task *t)
 		struct task *c = list_entry(pos, struct task, sibling);
 
 		list_del(&c->sibling);
-		c->parent = init_task;
 		/*
 		 * Its new parent hears of its death by SIGCHLD, whatever clone()
 		 * asked for: an orphan with exit signal SIGKILL must not kill init
 		 * (Linux's reparent_leader: "We don't want people slaying init").
 		 */
 		c->exit_signal = SIGCHLD;
-		if (init_task && init_task != t)
+		if (adopt) {
+			c->parent = init_task;
 			list_add_tail(&c->sibling, &init_task->children);
-		else
+			wake |= c->exited;
+		} else {
 			c->parent = NULL;
-		wake |= c->exited;
+			/* It may still be switching out: the scheduler decides who frees it. */
+			if (c->exited)
+				sched_free_zombie(c);
+		}
 	}
-	if (wake && init_task && init_task != t)
+	if (wake)
 		wake_up(&init_task->child_exit);
 }
 

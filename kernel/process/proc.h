@@ -33,7 +33,10 @@ struct task *proc_fork(bool share_mm);
 int proc_wait(int pid, int *status);
 /* End the current process with wait status `status` (W_EXITCODE form). */
 void proc_exit(int status) __noreturn;
-/* A kernel thread that exits hands its children (proc_spawn) to init, like a process. */
+/*
+ * A kernel thread that exits hands its children (proc_spawn) to init, like a
+ * process; without init, its zombies are freed and the others on their exit.
+ */
 void proc_orphan_children(struct task *t);
 
 #endif

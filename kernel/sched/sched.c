@@ -533,6 +533,38 @@ void task_exit_final(void)
 	panic("exited task %d (%s) ran again", t->pid, t->name);
 }
 
+/*
+ * Free a zombie that nobody will reap (its parent died, and no init adopted
+ * it), for a caller that may not wait for it as reap() does: it may still be
+ * on its CPU, in its last switch. That switch holds t's run-queue lock until
+ * sched_finish_switch() has read t's state and cleared on_cpu, so under the
+ * same lock exactly one of two things is true. Either on_cpu is still set:
+ * the switch will see TASK_DEAD and free t, as it frees any task that exits
+ * with no parent. Or the switch is over and nothing will touch t again: we
+ * free it. (Linux shares the work between release_task() and
+ * finish_task_switch() with a reference count; smpix has none, so the lock
+ * decides.) The caller holds proc_lock, under which kill() finds tasks (and
+ * never a TASK_DEAD one): nobody is looking at t while it goes. task_free()
+ * waits until the run-queue lock is let go, as in sched_finish_switch().
+ */
+void sched_free_zombie(struct task *t)
+{
+	struct runqueue *rq;
+	uint32_t flags;
+	bool switched_out;
+
+	if (t->state != TASK_ZOMBIE)
+		panic("sched_free_zombie: task %d (%s) is not a zombie", t->pid, t->name);
+	flags = irq_save();
+	rq = rq_lock_task(t);
+	switched_out = !t->on_cpu;
+	t->state = TASK_DEAD;
+	spin_unlock(&rq->lock);
+	irq_restore(flags);
+	if (switched_out)
+		task_free(t);
+}
+
 
 /* ---- checks --------------------------------------------------------------------------------- */
 

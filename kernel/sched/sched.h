@@ -37,5 +37,7 @@ struct task *kthread_create_on_cpu(int (*fn)(void *), void *arg, const char *nam
 void wake_up_new_task(struct task *t);
 /* End the current kernel thread (or, for a process, used by exit after cleanup). */
 void task_exit_final(void) __noreturn;
+/* Free zombie t, which nobody will reap, without waiting for its last switch to end. Needs proc_lock. */
+void sched_free_zombie(struct task *t);
 
 #endif

@@ -1,6 +1,7 @@
 /* Self-tests of processes started from the kernel: exit status, fault deaths, no leaked frames. */
 #include "kernel/process/exec.h"
 #include "kernel/ktest.h"
+#include "kernel/locking/atomic.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/process/proc.h"
@@ -78,6 +79,47 @@ KTEST(proc_orphan_of_exited_kthread_is_freed)
 		sched_sleep_ns(10 * 1000 * 1000);
 		after = frames_in_hand();
 	}
+	KT_ASSERT_EQ(after, before);
+}
+
+/*
+ * The same, in the order that leaked: the child exits first and becomes a
+ * zombie of the kernel thread, which then exits without reaping it. With
+ * no init (ktest mode) nobody adopts it: the kernel thread's exit must free it.
+ */
+static volatile bool child_exited_first;
+
+static int spawn_wait_for_zombie_and_leave(void *unused)
+{
+	const char *const argv[] = { "uhelper", "exit", "0", NULL };
+	int pid = proc_spawn("/bin/uhelper", argv);
+	/* Our child: only we could reap it, so the pointer stays good while we live. */
+	struct task *c = pid > 0 ? task_find(pid) : NULL;
+
+	for (int i = 0; c && i < 500; i++) {
+		/* Exited and switched out for good: now only a zombie on our children list. */
+		if (READ_ONCE(c->state) == TASK_ZOMBIE && !READ_ONCE(c->on_cpu)) {
+			child_exited_first = true;
+			break;
+		}
+		sched_sleep_ns(10 * 1000 * 1000);
+	}
+	return 0;
+}
+
+KTEST(proc_zombie_of_exited_kthread_is_freed)
+{
+	unsigned long before, after = 0;
+
+	sched_sleep_ns(20 * 1000 * 1000);
+	child_exited_first = false;
+	before = frames_in_hand();
+	KT_ASSERT(kthread_create(spawn_wait_for_zombie_and_leave, NULL, "spawner") != NULL);
+	for (int i = 0; i < 1000 && after != before; i++) {    /* up to 10 s: the spawner polls for 5 */
+		sched_sleep_ns(10 * 1000 * 1000);
+		after = frames_in_hand();
+	}
+	KT_ASSERT(child_exited_first);
 	KT_ASSERT_EQ(after, before);
 }
 
