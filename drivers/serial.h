@@ -44,7 +44,7 @@ struct wait_queue *serial_tx_wait_queue(void);
  */
 void serial_sync_begin(uint32_t *flags);
 void serial_sync_end(uint32_t flags);
-/* From IRQ4's handler (drivers/serial.c): move the next bytes out. */
+/* From IRQ4's handler (drivers/serial.c): the FIFO has room; wake the transmit thread. */
 void serial_tx_interrupt(void);
 /* From the tick on CPU 0: restart a transmitter whose interrupt was lost. */
 void serial_tx_watchdog(void);
