@@ -1,4 +1,4 @@
-/* What the two bench devices share: checking an update's arguments, and the busy work itself. */
+/* What the two bench devices share: their ioctl commands, checking an update's arguments, the busy work. */
 #include "drivers/bench.h"
 
 #include "kernel/locking/atomic.h"
@@ -6,7 +6,8 @@
 #include "kernel/uapi/bench.h"
 #include "kernel/uapi/errno.h"
 
-long bench_get_work(struct bench_work *w, unsigned long uarg)
+/* Copy a struct bench_work from user space and check it: 0, -EFAULT or -EINVAL. */
+static long bench_get_work(struct bench_work *w, unsigned long uarg)
 {
 	if (copy_from_user(w, (const void *)uarg, sizeof(*w)) < 0)
 		return -EFAULT;
@@ -15,12 +16,37 @@ long bench_get_work(struct bench_work *w, unsigned long uarg)
 	return 0;
 }
 
+long bench_ioctl(const struct bench_counter *c, unsigned cmd, unsigned long arg)
+{
+	struct bench_work w;
+	struct bench_stats st;
+	long r;
+
+	switch (cmd) {
+	case BENCH_UPDATE:
+		if ((r = bench_get_work(&w, arg)) < 0)
+			return r;
+		return c->update(&w);
+	case BENCH_READ:
+		c->read(&st);
+		return copy_to_user((void *)arg, &st, sizeof(st)) < 0 ? -EFAULT : 0;
+	case BENCH_RESET:
+		c->reset();
+		return 0;
+	case BENCH_LOCK_COST:
+		return c->lock_cost ? bench_lock_cost(arg) : -ENOTTY;
+	default:
+		return -ENOTTY;
+	}
+}
+
 /*
  * A plain counting loop, and deliberately no cpu_relax() (pause) in it: under
  * QEMU's TCG every pause leaves the translated code for the emulator's main
  * loop, and two vCPUs doing that at once slow each other down, which made the
- * unlocked device look as if it did not scale (1.1x at 2 CPUs, 1.8x without).
- * Work inside a driver is not a spin-wait; a spinlock's wait loop keeps pause.
+ * unlocked device look as if it hardly scaled at all (docs/performance.md,
+ * "Results", has how it scales without). Work inside a driver is not a
+ * spin-wait; a spinlock's wait loop keeps pause.
  */
 void bench_spin(uint32_t n)
 {

@@ -18,13 +18,11 @@
 #include "kernel/locking/atomic.h"
 #include "kernel/locking/bkl.h"
 #include "kernel/locking/mutex.h"
-#include "kernel/mm/uaccess.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/uapi/bench.h"
-#include "kernel/uapi/errno.h"
 
-/* Protected by the BKL (the driver assumes its ioctl runs under it), and by nothing else. */
+/* Protected by the BKL (the driver assumes its ioctl runs under it), and by nothing else (2.6.39: below). */
 static volatile uint64_t counter;
 /* Counted atomically, so a test can compare the updates asked for with those that stuck. */
 static atomic_t calls;
@@ -41,34 +39,30 @@ static long update(const struct bench_work *w)
 	return 0;
 }
 
-static long bench_bkl_locked_ioctl(struct file *f, unsigned cmd, unsigned long arg)
+static void read_stats(struct bench_stats *st)
 {
-	struct bench_work w;
-	struct bench_stats st;
-	long r;
-
-	switch (cmd) {
-	case BENCH_UPDATE:
-		if ((r = bench_get_work(&w, arg)) < 0)
-			return r;
-		return update(&w);
-	case BENCH_READ:
-		st.counter = counter;
-		st.calls = (unsigned)atomic_read(&calls);
-		return copy_to_user((void *)arg, &st, sizeof(st)) < 0 ? -EFAULT : 0;
-	case BENCH_RESET:
-		counter = 0;
-		atomic_set(&calls, 0);
-		return 0;
-	default:
-		return -ENOTTY;
-	}
+	st->counter = counter;
+	st->calls = (unsigned)atomic_read(&calls);
 }
+
+static void reset(void)
+{
+	counter = 0;
+	atomic_set(&calls, 0);
+}
+
+/* No BENCH_LOCK_COST: called under the BKL, it would time only the BKL's recursion (drivers/bench_cost.c). */
+static const struct bench_counter bkl_counter = {
+	.update = update,
+	.read = read_stats,
+	.reset = reset,
+	.lock_cost = false,
+};
 
 #ifdef CONFIG_BKL
 static long bench_bkl_ioctl(struct file *f, unsigned cmd, unsigned long arg)
 {
-	return bench_bkl_locked_ioctl(f, cmd, arg);     /* the VFS took the BKL for us */
+	return bench_ioctl(&bkl_counter, cmd, arg);     /* the VFS took the BKL for us */
 }
 #else
 /*
@@ -85,7 +79,7 @@ static long bench_bkl_ioctl(struct file *f, unsigned cmd, unsigned long arg)
 	long r;
 
 	mutex_lock(&bench_bkl_mutex);
-	r = bench_bkl_locked_ioctl(f, cmd, arg);
+	r = bench_ioctl(&bkl_counter, cmd, arg);
 	mutex_unlock(&bench_bkl_mutex);
 	return r;
 }

@@ -1,10 +1,11 @@
 /*
  * What the BKL costs when nobody else wants it, next to a plain spinlock.
  *
- * The seed article's complaint about the BKL was never its uncontended
- * price (it is a spinlock underneath) but what it serializes. This ioctl
- * lets `ioctlbench -l` show that: the same number of lock/unlock pairs of
- * each kind, timed back to back in the kernel. The BKL's pair does more
+ * The complaint of "The Big Kernel Lock lives on" (2004), the article smpix
+ * grew from, was never the BKL's uncontended price (it is a spinlock
+ * underneath) but what it serializes. This ioctl lets `ioctlbench -l` show
+ * that: the same number of lock/unlock pairs of each kind, timed back to back
+ * in the kernel. The BKL's pair does more
  * (the recursion depth, the per-site statistics with two TSC reads), and
  * docs/performance.md reports by how much.
  */

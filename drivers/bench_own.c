@@ -14,12 +14,10 @@
 #include "fs/file.h"
 #include "kernel/locking/atomic.h"
 #include "kernel/cpu.h"
-#include "kernel/mm/uaccess.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/locking/spinlock.h"
 #include "kernel/uapi/bench.h"
-#include "kernel/uapi/errno.h"
 
 /*
  * One slot per CPU, each on its own cache line so that CPUs do not fight
@@ -59,29 +57,22 @@ static void read_stats(struct bench_stats *st)
 	}
 }
 
+static void reset(void)
+{
+	for (int i = 0; i < MAX_CPUS; i++)
+		slots[i].counter = slots[i].calls = 0;
+}
+
+static const struct bench_counter own_counter = {
+	.update = update,
+	.read = read_stats,
+	.reset = reset,
+	.lock_cost = true,      /* its ioctl runs without the BKL, so it can time the BKL */
+};
+
 static long bench_own_ioctl(struct file *f, unsigned cmd, unsigned long arg)
 {
-	struct bench_work w;
-	struct bench_stats st;
-	long r;
-
-	switch (cmd) {
-	case BENCH_UPDATE:
-		if ((r = bench_get_work(&w, arg)) < 0)
-			return r;
-		return update(&w);
-	case BENCH_READ:
-		read_stats(&st);
-		return copy_to_user((void *)arg, &st, sizeof(st)) < 0 ? -EFAULT : 0;
-	case BENCH_RESET:
-		for (int i = 0; i < MAX_CPUS; i++)
-			slots[i].counter = slots[i].calls = 0;
-		return 0;
-	case BENCH_LOCK_COST:
-		return bench_lock_cost(arg);
-	default:
-		return -ENOTTY;
-	}
+	return bench_ioctl(&own_counter, cmd, arg);     /* no lock taken for us, and none needed */
 }
 
 static const struct file_operations bench_own_fops = {

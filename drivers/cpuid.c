@@ -69,16 +69,12 @@ static ssize_t cpuid_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 	return (ssize_t)done;
 }
 
-/* SEEK_SET and SEEK_CUR only, under the BKL as 2.6.6's did. */
+/* SEEK_SET and SEEK_CUR only, under the BKL as 2.6.6's did (make ERA=2.6.39: the inode's lock). */
 static loff_t cpuid_llseek(struct file *f, loff_t offset, int whence)
 {
 	loff_t r;
 
-#ifdef CONFIG_BKL
-	lock_kernel();
-#else
-	mutex_lock(&f->f_inode->i_mutex);       /* make ERA=2.6.39: the inode's lock, as Linux's cpuid_seek() */
-#endif
+	lock_kernel_or(&f->f_inode->i_mutex);   /* make ERA=2.6.39: the inode's lock, as Linux's cpuid_seek() */
 	switch (whence) {
 	case 0:
 		r = offset;
@@ -90,11 +86,7 @@ static loff_t cpuid_llseek(struct file *f, loff_t offset, int whence)
 		r = -EINVAL;
 		break;
 	}
-#ifdef CONFIG_BKL
-	unlock_kernel();
-#else
-	mutex_unlock(&f->f_inode->i_mutex);
-#endif
+	unlock_kernel_or(&f->f_inode->i_mutex);
 	return r;
 }
 

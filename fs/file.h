@@ -88,7 +88,7 @@ struct file {
 	loff_t f_pos;
 	/* Descriptors (in any process) and kernel users holding this file; the last fput() releases it. */
 	atomic_t f_count;
-	bool f_flocked;                 /* it has held a flock() lock (fs/flock.c; set under the BKL) */
+	bool f_flocked;                 /* it has held a flock() lock (fs/flock.c; set under flock's lock) */
 };
 
 /* The most open files in the whole system: one more is -ENFILE. */

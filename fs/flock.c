@@ -13,7 +13,8 @@
  *    on wake-up, when the list may look quite different (so it looks again);
  *  - it is recursive, so a close() that happens under the BKL elsewhere can
  *    still come through here.
- * Linux 2.6.37 (2010) finally gave the file-lock code its own spinlock.
+ * Linux 2.6.37 (2010) finally gave the file-lock code its own spinlock;
+ * make ERA=2.6.39 gives flock a mutex of its own (flock_mutex, below).
  *
  * Semantics (Linux's, checked by user/tests/flocktest.c on Linux too):
  *  - LOCK_SH conflicts with another file's LOCK_EX; LOCK_EX with any other
@@ -44,42 +45,22 @@ struct file_lock {
 };
 
 /*
+ * flock's lock: the BKL, and in make ERA=2.6.39 this mutex of flock's own in
+ * its place (Linux 2.6.37 gave fs/locks.c its own lock the same way). Below,
+ * "flock's lock" means whichever of the two this kernel has.
+ */
+DEFINE_OWN_MUTEX(flock_mutex);
+
+/*
  * Every flock lock in the system, in one list, as 2.6.6 kept its
- * file_lock_list. Protected by the BKL, and by nothing else.
+ * file_lock_list. Protected by flock's lock, and by nothing else.
  */
 static struct list_head file_locks = { &file_locks, &file_locks };
 /* Tasks waiting for a conflicting lock to go; woken by every unlock. */
 static struct wait_queue flock_wait;
-static int nr_file_locks;               /* for the leak check; under the BKL */
+static int nr_file_locks;               /* for the leak check; under flock's lock */
 
-#ifndef CONFIG_BKL
-/*
- * make ERA=2.6.39: a mutex of flock's own in place of the BKL (Linux 2.6.37
- * gave fs/locks.c its own lock the same way). It protects file_locks and
- * nr_file_locks, and unlocks, which counts every unlock so that a waiter who
- * let go of the mutex to sleep can tell that something changed.
- */
-static DEFINE_MUTEX(flock_mutex);
-static unsigned unlocks;
-
-/*
- * Sleep until some lock goes, or a signal comes. The BKL was let go for the
- * sleep by schedule() and taken back after it, unasked; a mutex is not, so
- * this says it: unlock, sleep, lock again. The caller then looks again.
- */
-static int flock_wait_unlocked(void)
-{
-	unsigned seen = unlocks;
-	int r;
-
-	mutex_unlock(&flock_mutex);
-	r = wait_event_interruptible(flock_wait, READ_ONCE(unlocks) != seen);
-	mutex_lock(&flock_mutex);
-	return r;
-}
-#endif
-
-/* The lock f holds, or NULL. BKL held. */
+/* The lock f holds, or NULL. flock's lock held. */
 static struct file_lock *lock_of(struct file *f)
 {
 	struct list_head *pos;
@@ -93,7 +74,7 @@ static struct file_lock *lock_of(struct file *f)
 	return NULL;
 }
 
-/* Another file's lock on the same inode that would not let f have this one. BKL held. */
+/* Another file's lock on the same inode that would not let f have this one. flock's lock held. */
 static bool conflicts(struct file *f, bool exclusive)
 {
 	struct list_head *pos;
@@ -107,7 +88,49 @@ static bool conflicts(struct file *f, bool exclusive)
 	return false;
 }
 
-/* Drop f's lock, if it has one, and wake whoever waits. BKL held. */
+#ifdef CONFIG_BKL
+/* A waiter looks at the list itself (below): no count to keep. */
+static void count_unlock(void)
+{
+}
+
+/*
+ * Sleep until f could have its lock, or a signal comes. The BKL is let go
+ * for the sleep by schedule() and taken back after it, unasked, so the
+ * condition can be looked at as if it were held throughout.
+ */
+static int wait_for_unlock(struct file *f, bool exclusive)
+{
+	return wait_event_interruptible(flock_wait, !conflicts(f, exclusive));
+}
+#else
+/*
+ * make ERA=2.6.39: flock_mutex is not let go for a sleep, so a waiter lets go
+ * of it itself, and cannot look at file_locks meanwhile. It watches unlocks
+ * instead, which counts every unlock (under flock_mutex), to tell that
+ * something changed.
+ */
+static unsigned unlocks;
+
+static void count_unlock(void)
+{
+	WRITE_ONCE(unlocks, unlocks + 1);
+}
+
+/* Sleep until some lock goes, or a signal comes: unlock, sleep, lock again. The caller looks again. */
+static int wait_for_unlock(struct file *f, bool exclusive)
+{
+	unsigned seen = unlocks;
+	int r;
+
+	mutex_unlock(&flock_mutex);
+	r = wait_event_interruptible(flock_wait, READ_ONCE(unlocks) != seen);
+	mutex_lock(&flock_mutex);
+	return r;
+}
+#endif
+
+/* Drop f's lock, if it has one, and wake whoever waits. flock's lock held. */
 static void unlock_file(struct file *f)
 {
 	struct file_lock *fl = lock_of(f);
@@ -117,15 +140,14 @@ static void unlock_file(struct file *f)
 	list_del(&fl->link);
 	nr_file_locks--;
 	kfree(fl);
-#ifndef CONFIG_BKL
-	WRITE_ONCE(unlocks, unlocks + 1);
-#endif
+	count_unlock();
 	wake_up(&flock_wait);
 }
 
 /*
  * Give f a lock of this kind, waiting for conflicting ones to go unless
- * nonblock. BKL held; the wait sleeps with it, which drops it meanwhile.
+ * nonblock. flock's lock held; the wait lets go of it meanwhile (the BKL by
+ * sleeping with it, flock_mutex by unlocking), so the list is looked at again.
  */
 static int lock_file(struct file *f, bool exclusive, bool nonblock)
 {
@@ -143,11 +165,7 @@ static int lock_file(struct file *f, bool exclusive, bool nonblock)
 			kfree(fl);
 			return -EAGAIN;         /* EWOULDBLOCK: the same number */
 		}
-#ifdef CONFIG_BKL
-		r = wait_event_interruptible(flock_wait, !conflicts(f, exclusive));
-#else
-		r = flock_wait_unlocked();
-#endif
+		r = wait_for_unlock(f, exclusive);
 		if (r < 0) {
 			kfree(fl);
 			return r;
@@ -171,11 +189,7 @@ long sys_flock(int fd, unsigned cmd)
 	f = fd_get(fd);
 	if (!f)
 		return -EBADF;
-#ifdef CONFIG_BKL
-	lock_kernel();                  /* 2.6.6: "the file locking code still requires the BKL" */
-#else
-	mutex_lock(&flock_mutex);
-#endif
+	lock_kernel_or(&flock_mutex);   /* 2.6.6: "the file locking code still requires the BKL" */
 	switch (cmd & ~LOCK_NB) {
 	case LOCK_SH:
 		r = lock_file(f, false, nonblock);
@@ -190,11 +204,7 @@ long sys_flock(int fd, unsigned cmd)
 	default:
 		r = -EINVAL;
 	}
-#ifdef CONFIG_BKL
-	unlock_kernel();
-#else
-	mutex_unlock(&flock_mutex);
-#endif
+	unlock_kernel_or(&flock_mutex);
 	fput(f);
 	return r;
 }
@@ -203,21 +213,13 @@ void flock_release_file(struct file *f)
 {
 	/*
 	 * Called by the last fput(): nobody else can reach f now, so the flag
-	 * can be read without the BKL, and most closes never take it.
+	 * can be read without flock's lock, and most closes never take it.
 	 */
 	if (!f->f_flocked)
 		return;
-#ifdef CONFIG_BKL
-	lock_kernel();
-#else
-	mutex_lock(&flock_mutex);
-#endif
+	lock_kernel_or(&flock_mutex);
 	unlock_file(f);
-#ifdef CONFIG_BKL
-	unlock_kernel();
-#else
-	mutex_unlock(&flock_mutex);
-#endif
+	unlock_kernel_or(&flock_mutex);
 }
 
 void flock_init(void)

@@ -1,4 +1,4 @@
-/* flock(2): whole-file advisory locks, under the BKL as in Linux 2.6.6. See fs/flock.c. */
+/* flock(2): whole-file advisory locks, under the BKL as in Linux 2.6.6 (or flock_mutex). See fs/flock.c. */
 #ifndef FS_FLOCK_H
 #define FS_FLOCK_H
 

@@ -135,17 +135,9 @@ static loff_t default_llseek(struct file *f, loff_t offset, int whence)
 {
 	loff_t r;
 
-#ifdef CONFIG_BKL
-	lock_kernel();
-#else
-	mutex_lock(&f->f_inode->i_mutex);       /* make ERA=2.6.39: the inode's lock, as Linux's did */
-#endif
+	lock_kernel_or(&f->f_inode->i_mutex);   /* make ERA=2.6.39: the inode's lock, as Linux's did */
 	r = generic_file_llseek(f, offset, whence);
-#ifdef CONFIG_BKL
-	unlock_kernel();
-#else
-	mutex_unlock(&f->f_inode->i_mutex);
-#endif
+	unlock_kernel_or(&f->f_inode->i_mutex);
 	return r;
 }
 

@@ -11,15 +11,14 @@
 #define LINUX_REBOOT_CMD_RESTART    0x01234567
 #define LINUX_REBOOT_CMD_POWER_OFF  0x4321FEDC
 
-#ifndef CONFIG_BKL
 /*
  * make ERA=2.6.39: the BKL that the dispatcher took around reboot() (its
  * SYS_BKL flag, kernel/syscall/table.c) is now reboot's own mutex, as Linux
  * 2.6.39's reboot_mutex: two reboot() calls at once still cannot interleave,
- * and nothing else in the kernel waits for them.
+ * and nothing else in the kernel waits for them. It is taken here, not by
+ * lock_kernel_or(): with the BKL, the dispatcher already holds it.
  */
-static DEFINE_MUTEX(reboot_mutex);
-#endif
+DEFINE_OWN_MUTEX(reboot_mutex);
 
 static long do_reboot(unsigned cmd)
 {

@@ -75,24 +75,23 @@ const struct file_operations *chrdev_lookup(uint32_t rdev)
 }
 
 /*
- * The open() of every character-device node, wherever it lives: find the
- * driver by the node's number, make its file_operations the file's own, and
- * let it open. Linux 2.6 does the same in chrdev_open() (fs/char_dev.c).
- * The driver's open() runs under the BKL, as it did in 2.6.6 ("The Big
- * Kernel Lock lives on", 2004: char drivers' open() was called with it held,
- * their release() was not; smpix's release path takes no BKL either).
- */
-#ifndef CONFIG_BKL
-/*
  * make ERA=2.6.39: the BKL around a driver's open() became this mutex of the
  * chrdev layer's own, which serializes the same opens and nothing else. (In
  * Linux the BKL went from chrdev_open() into each driver's open() in 2008,
  * then into each driver's own mutex.) Unlike the BKL it is not let go while
  * an open() sleeps.
  */
-static DEFINE_MUTEX(chrdev_open_mutex);
-#endif
+DEFINE_OWN_MUTEX(chrdev_open_mutex);
 
+/*
+ * The open() of every character-device node, wherever it lives: find the
+ * driver by the node's number, make its file_operations the file's own, and
+ * let it open. Linux 2.6 does the same in chrdev_open() (fs/char_dev.c).
+ * The driver's open() runs under the BKL, as it did in 2.6.6 ("The Big
+ * Kernel Lock lives on", 2004: char drivers' open() was called with it held,
+ * their release() was not; smpix's release path takes no BKL either), or
+ * in make ERA=2.6.39 under chrdev_open_mutex.
+ */
 static int chrdev_open(struct inode *inode, struct file *f)
 {
 	const struct file_operations *fops = chrdev_lookup(inode->i_rdev);
@@ -102,17 +101,9 @@ static int chrdev_open(struct inode *inode, struct file *f)
 		return -ENXIO;
 	f->f_op = fops;
 	if (fops->open) {
-#ifdef CONFIG_BKL
-		lock_kernel();
-#else
-		mutex_lock(&chrdev_open_mutex);
-#endif
+		lock_kernel_or(&chrdev_open_mutex);
 		r = fops->open(inode, f);
-#ifdef CONFIG_BKL
-		unlock_kernel();
-#else
-		mutex_unlock(&chrdev_open_mutex);
-#endif
+		unlock_kernel_or(&chrdev_open_mutex);
 	}
 	return r;
 }

@@ -56,8 +56,11 @@ static long ioctl_fionbio(struct file *f, unsigned long arg)
 	return 0;
 }
 
-#ifdef CONFIG_BKL
-/* Does this call take the BKL? The policy is read once, so the answer cannot change mid-call. */
+/*
+ * Does this call take the BKL? The policy is read once, so the answer cannot
+ * change mid-call. In make ERA=2.6.39 the policy is always unlocked
+ * (fs/ioctl/ioctl_mode.c refuses the others), so the answer is always no.
+ */
 static bool needs_bkl(const struct file_operations *fops, enum ioctl_mode mode)
 {
 	switch (mode) {
@@ -73,6 +76,12 @@ static bool needs_bkl(const struct file_operations *fops, enum ioctl_mode mode)
 /*
  * The driver's ioctl, inside the BKL or not. Counted in and out around it, so
  * that a switch of the policy can wait for the calls that began before it.
+ *
+ * make ERA=2.6.39: the same path, with no BKL to take. Linux got there in
+ * two steps: 2.6.11's unlocked_ioctl let a driver do without it, and 2.6.36
+ * removed .ioctl itself (commit b19dd42faf41) once every driver left on it
+ * had been given unlocked_ioctl and, where it relied on the BKL, a lock of its
+ * own (here, drivers/bench_bkl.c's mutex).
  */
 static long driver_ioctl(struct file *f, unsigned cmd, unsigned long arg)
 {
@@ -84,39 +93,24 @@ static long driver_ioctl(struct file *f, unsigned cmd, unsigned long arg)
 	long r;
 
 	trace_ioctl_begin(fops->name, cmd, locked);
+#ifdef CONFIG_BKL
 	if (locked) {
 		uint64_t t0 = rdtsc();
 
 		lock_kernel();
 		wait = rdtsc() - t0;
 	}
+#endif
 	r = fops->ioctl(f, cmd, arg);
+#ifdef CONFIG_BKL
 	if (locked)
 		unlock_kernel();
+#endif
 	ioctl_call_end(ticket);
 	ioctl_stats_account(fops, locked, wait);
 	trace_ioctl_end(fops->name, r, locked);
 	return r;
 }
-
-#else /* !CONFIG_BKL */
-
-/*
- * make ERA=2.6.39: no BKL around any driver's ioctl, and no policy to ask.
- * Linux got there in two steps: 2.6.11's unlocked_ioctl let a driver do
- * without it, and 2.6.36 removed .ioctl itself (commit b19dd42faf41) once
- * every driver left on it had been given unlocked_ioctl and, where it relied
- * on the BKL, a lock of its own (here, drivers/bench_bkl.c's mutex).
- */
-static long driver_ioctl(struct file *f, unsigned cmd, unsigned long arg)
-{
-	long r = f->f_op->ioctl(f, cmd, arg);
-
-	ioctl_stats_account(f->f_op, false, 0);
-	return r;
-}
-
-#endif /* CONFIG_BKL */
 
 long vfs_ioctl(struct file *f, int fd, unsigned cmd, unsigned long arg)
 {

@@ -1,8 +1,9 @@
 /*
  * The system-wide /proc files: cpuinfo, meminfo, uptime, interrupts, mounts,
  * bkl and syscalls. Each show_*() prints the whole file into a procbuf
- * (fs/proc/procfs.c calls it, under the BKL as 2.6.6 did). Where Linux has the same
- * file, the layout is Linux's, so that its tools and libcs read it unchanged.
+ * (fs/proc/procfs.c calls it, under the BKL as 2.6.6 did, or in make ERA=2.6.39 under
+ * procfs_mutex). Where Linux has the same file, the layout is Linux's, so that its
+ * tools and libcs read it unchanged.
  */
 #include "fs/proc/proc_files.h"
 
@@ -253,7 +254,8 @@ void proc_show_mounts(struct procbuf *pb, void *arg)
 /*
  * The BKL now and what every lock_kernel() site has cost since boot (or since
  * the last "echo 0 > /proc/bkl"). Printed with the BKL held: the BKL protects
- * the site counters, and procfs takes it for every read anyway.
+ * the site counters, and procfs takes it for every read anyway (make
+ * ERA=2.6.39: procfs_mutex, and no BKL, no sites to print).
  */
 void proc_show_bkl(struct procbuf *pb, void *arg)
 {

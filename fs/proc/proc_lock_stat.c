@@ -105,7 +105,7 @@ static bool before(const struct lock_class_stats *a, const struct lock_class_sta
 
 void proc_show_lock_stat(struct procbuf *pb, void *arg)
 {
-	/* Static, too big for a kernel stack: procfs prints this file under the BKL, so one at a time. */
+	/* Static, too big for a kernel stack: procfs prints one at a time, under the BKL or procfs_mutex. */
 	static const struct lock_class *cls[SHOWN_MAX];
 	static struct lock_class_stats st[SHOWN_MAX];
 	static int order[SHOWN_MAX];

@@ -10,6 +10,7 @@
 #include "fs/proc/proc_files.h"
 
 #include "fs/proc/procbuf.h"
+#include "fs/proc/task_state.h"
 #include "kernel/cpu.h"
 #include "kernel/process/exec_info.h"
 #include "kernel/lib/string.h"
@@ -72,21 +73,6 @@ int proc_pid_next(int from)
 	return best;
 }
 
-/* Linux's one-letter states. */
-static char state_letter(const struct task *t)
-{
-	switch (t->state) {
-	case TASK_SLEEPING:
-		return 'S';
-	case TASK_ZOMBIE:
-		return 'Z';
-	case TASK_DEAD:
-		return 'X';
-	default:
-		return 'R';
-	}
-}
-
 static const char *state_name(char letter)
 {
 	switch (letter) {
@@ -128,7 +114,7 @@ static bool snapshot(int pid, struct pid_snapshot *s)
 		s->pid = t->pid;
 		s->ppid = t->parent ? t->parent->pid : 0;
 		s->cpu = t->cpu;
-		s->state = state_letter(t);
+		s->state = task_state_letter(t->state);
 		strlcpy(s->name, t->name, sizeof(s->name));
 		s->pgid = t->pgid;
 		s->sid = t->sid;

@@ -13,6 +13,7 @@
 #include "fs/proc/proc_files.h"
 
 #include "fs/proc/procbuf.h"
+#include "fs/proc/task_state.h"
 #include "kernel/cpu.h"
 #include "kernel/lib/string.h"
 #include "kernel/locking/bkl.h"
@@ -44,22 +45,6 @@ static uint64_t ns_of(uint32_t lo, uint32_t hi)
 	return cycles_to_ns(((uint64_t)hi << 32) | lo);
 }
 
-static char state_letter(uint32_t state)
-{
-	switch (state) {
-	case TASK_RUNNING:
-		return 'R';
-	case TASK_SLEEPING:
-		return 'S';
-	case TASK_ZOMBIE:
-		return 'Z';
-	case TASK_DEAD:
-		return 'X';
-	default:
-		return 'N';
-	}
-}
-
 static void print_event(struct procbuf *pb, const struct trace_event *e)
 {
 	const uint32_t *a = e->arg;
@@ -68,8 +53,8 @@ static void print_event(struct procbuf *pb, const struct trace_event *e)
 	procbuf_printf(pb, "%u %llu %d %s", e->cpu, tsc_to_ns(e->tsc), e->pid, trace_type_name(e->type));
 	switch (e->type) {
 	case TR_SWITCH:
-		procbuf_printf(pb, " prev=%u prev_state=%c prev_bkl=%u reason=%s next=%u", a[0], state_letter(a[2]),
-			       a[3], trace_switch_reason_name(e->flag), a[1]);
+		procbuf_printf(pb, " prev=%u prev_state=%c prev_bkl=%u reason=%s next=%u", a[0],
+			       task_state_letter((enum task_state)a[2]), a[3], trace_switch_reason_name(e->flag), a[1]);
 		break;
 	case TR_COMM:
 		memcpy(name, a, TASK_NAME_LEN);

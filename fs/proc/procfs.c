@@ -14,6 +14,7 @@
  * marked no_bkl. Nothing here needs the BKL for its own data: it is taken
  * to show the 2004 kernel's shape, and because a /proc file's show() may
  * print data that only the BKL protects (the BKL's own site counters).
+ * make ERA=2.6.39 takes procfs_mutex at the same two places instead.
  *
  * Inode numbers: the fixed tree's entry i is inode 1 + i (the root is 1);
  * /proc/PID's entry j is PID_INO_BASE + PID * PID_INO_STRIDE + j.
@@ -330,7 +331,8 @@ struct proc_open {
 	 * Protects pb and printed. Processes sharing the open file (fork, dup)
 	 * may read it at once: pread64 takes no f_pos_lock, and /proc/sys has
 	 * no BKL. Taken inside the BKL where there is one (a mutex may sleep,
-	 * and a sleeping BKL holder lets the BKL go, so the order cannot deadlock).
+	 * and a sleeping BKL holder lets the BKL go, so the order cannot deadlock),
+	 * and in make ERA=2.6.39 inside procfs_mutex.
 	 */
 	struct mutex lock;
 	struct procbuf pb;
@@ -400,15 +402,13 @@ static ssize_t proc_read_locked(struct file *f, char *ubuf, size_t n, loff_t *po
 	return r;
 }
 
-#ifndef CONFIG_BKL
 /*
  * make ERA=2.6.39: procfs's own lock in place of the BKL, taken where the
  * BKL was, for what it was taken for (the 2010 pushdown kept the locking as
  * it was and only gave it a name of its own; whether /proc needs it at all
  * is the next question, which Linux answered with per-file locks).
  */
-static DEFINE_MUTEX(procfs_mutex);
-#endif
+DEFINE_OWN_MUTEX(procfs_mutex);
 
 static ssize_t proc_file_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 {
@@ -417,17 +417,9 @@ static ssize_t proc_file_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 
 	if (e->no_bkl)
 		return proc_read_locked(f, ubuf, n, pos);
-#ifdef CONFIG_BKL
-	lock_kernel();          /* 2.6.6: /proc reads ran under the BKL */
-#else
-	mutex_lock(&procfs_mutex);
-#endif
+	lock_kernel_or(&procfs_mutex);  /* 2.6.6: /proc reads ran under the BKL */
 	r = proc_read_locked(f, ubuf, n, pos);
-#ifdef CONFIG_BKL
-	unlock_kernel();
-#else
-	mutex_unlock(&procfs_mutex);
-#endif
+	unlock_kernel_or(&procfs_mutex);
 	return r;
 }
 
@@ -461,17 +453,9 @@ static ssize_t proc_file_write(struct file *f, const char *ubuf, size_t n, loff_
 		return -EACCES;
 	if (e->no_bkl)
 		return proc_write_text(f, ubuf, n);
-#ifdef CONFIG_BKL
-	lock_kernel();          /* 2.6.6: /proc writes ran under the BKL (not /proc/sys) */
-#else
-	mutex_lock(&procfs_mutex);
-#endif
+	lock_kernel_or(&procfs_mutex);  /* 2.6.6: /proc writes ran under the BKL (not /proc/sys) */
 	r = proc_write_text(f, ubuf, n);
-#ifdef CONFIG_BKL
-	unlock_kernel();
-#else
-	mutex_unlock(&procfs_mutex);
-#endif
+	unlock_kernel_or(&procfs_mutex);
 	return r;
 }
 

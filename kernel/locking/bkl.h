@@ -3,6 +3,7 @@
 #define KERNEL_BKL_H
 
 #include "kernel/era.h"
+#include "kernel/locking/mutex.h"     /* DEFINE_OWN_MUTEX, lock_kernel_or() without the BKL */
 #include "kernel/uapi/errno.h"
 #include "kernel/types.h"
 
@@ -11,7 +12,7 @@
  * of that name, so that a kernel could be built without it; 2.6.39 removed it.
  * Every build has it but `make ERA=2.6.39` (-DCONFIG_NO_BKL, kernel/era.c),
  * where lock_kernel() does not exist and each of its sites takes a lock of its
- * own instead, in an `#ifdef CONFIG_BKL ... #else ... #endif` of its own.
+ * own instead: lock_kernel_or() below says both at the site.
  */
 #ifndef CONFIG_NO_BKL
 #define CONFIG_BKL 1
@@ -26,9 +27,10 @@ struct task;
 /*
  * One of these exists for every place in the source that calls lock_kernel():
  * the macro below plants a static one at the call site, in section .bkl_sites,
- * so the kernel can list every BKL site it contains (as the 2004 survey did
- * by hand) with what each one cost. The counters are only changed by the task
- * that holds the BKL, so the BKL itself protects them.
+ * so the kernel can list every BKL site it contains (as "The Big Kernel Lock
+ * lives on", 2004, did by hand for Linux 2.6.6) with what each one cost. The
+ * counters are only changed by the task that holds the BKL, so the BKL itself
+ * protects them.
  */
 struct bkl_site {
 	const char *file;
@@ -142,5 +144,38 @@ static inline void bkl_release_for_switch(struct task *prev) { }
 static inline void bkl_reacquire_after_switch(struct task *next) { }
 
 #endif /* CONFIG_BKL */
+
+/*
+ * A BKL site, told in both stories at once. The 2010 pushdown that ended the
+ * BKL went site by site and gave each lock_kernel() a lock of its own, most
+ * often a mutex that serializes what the BKL serialized there and nothing
+ * else ("autoconvert trivial BKL users to private mutex"). So a site says:
+ *
+ *	DEFINE_OWN_MUTEX(flock_mutex);          (once, at file level)
+ *	lock_kernel_or(&flock_mutex);           the BKL; in 2.6.39, flock_mutex
+ *	...
+ *	unlock_kernel_or(&flock_mutex);
+ *
+ * With the BKL, lock_kernel_or(m) is lock_kernel() and nothing else: it is
+ * still a site of its own in /proc/bkl and tools/bklsurvey, named by the line
+ * and function it is written in, and m is not evaluated. Without it (make
+ * ERA=2.6.39) it is mutex_lock(m). The two locks differ where it matters: the
+ * BKL is recursive and let go while its holder sleeps; the mutex is neither.
+ *
+ * DEFINE_OWN_MUTEX(m) defines the static mutex m in the build that takes it,
+ * and in the build with the BKL only declares it, so that the BKL kernel
+ * carries no mutex (and no /proc/lock_stat line) it never takes, and any use
+ * of it there fails to link. A site may also name a mutex that exists in both
+ * builds, such as an inode's i_mutex.
+ */
+#ifdef CONFIG_BKL
+#define DEFINE_OWN_MUTEX(m)     extern struct mutex m
+#define lock_kernel_or(m)       lock_kernel()
+#define unlock_kernel_or(m)     unlock_kernel()
+#else
+#define DEFINE_OWN_MUTEX(m)     static DEFINE_MUTEX(m)
+#define lock_kernel_or(m)       mutex_lock(m)
+#define unlock_kernel_or(m)     mutex_unlock(m)
+#endif
 
 #endif

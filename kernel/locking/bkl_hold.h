@@ -1,21 +1,22 @@
 /*
- * A BKL hold's statistics, the same for the spinlock BKL (bkl.c) and the
- * semaphore BKL (bkl_sem.c): what an acquisition charges to its site, and
- * how long a hold lasted. Private to those two files.
+ * A BKL hold's statistics, the same for the spinlock BKL (bkl.c, through
+ * bkl_stat.h) and the semaphore BKL (bkl_sem.c): what an acquisition charges
+ * to its site, and how long a hold lasted. Private to those files.
  *
- * Timing a hold costs two TSC reads, and under QEMU's TCG each read is a
- * call into the emulator's clock: about 40 ns, more than the uncontended
- * lock and unlock together. So by default only one hold in N =
- * BKL_TIMING_DEFAULT is timed, as a profiler samples, and counted N times
- * over: a site's hold_cycles is then an estimate, right on average (exact
- * with bkl_timing=1), and it only grows, so the difference between two
+ * Timing a hold costs two TSC reads, and a TSC read is slow next to the
+ * rest of an uncontended lock and unlock, which is a few loads, stores and
+ * one atomic add (docs/performance.md measures both). So by default only one
+ * hold in N = BKL_TIMING_DEFAULT is timed, as a profiler samples, and counted
+ * N times over: a site's hold_cycles is then an estimate, right on average
+ * (exact with bkl_timing=1), and it only grows, so the difference between two
  * readings is the estimate for the holds in between; hold_max is the
  * longest hold actually timed. A site with few holds may show none timed,
  * or one counted N times: time every hold to study such a site. Not every
  * Nth hold: a workload that alternates between two sites would have one
- * site's holds timed and never the other's. The gap to the next timed hold is drawn at random between 1 and
- * 2N - 1 (N on average), so that the path of an untimed hold is one
- * decrement and a test. bkl_timing=1 times every hold, exactly; 0 none.
+ * site's holds timed and never the other's. The gap to the next timed hold
+ * is drawn at random between 1 and 2N - 1 (N on average), so that the path
+ * of an untimed hold is one decrement and a test. bkl_timing=1 times every
+ * hold, exactly; 0 none.
  */
 #ifndef KERNEL_BKL_HOLD_H
 #define KERNEL_BKL_HOLD_H
@@ -35,7 +36,7 @@ struct bkl_hold {
 };
 
 /*
- * bkl.c: the period, 0, 1 or a power of two, and the sampler's state. The
+ * bkl_stat.c: the period, 0, 1 or a power of two, and the sampler's state. The
  * BKL protects the state: only its holder draws, and bkl_timing_set()
  * takes the BKL to change the period and restart the countdown.
  */

@@ -7,6 +7,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/trace/trace.h"
+#include "kernel/x86/emulator.h"
 
 /* About 2 seconds at 2 GHz until the TSC is calibrated (then timer.c sets it). */
 uint64_t spin_report_cycles = 4000000000ULL;
@@ -68,8 +69,8 @@ static inline __attribute__((always_inline)) void note_released(spinlock_t *l)
  * Out of line, so that "break report_lockup" stops at its first line with its
  * arguments (docs/debugging.md). A holder of -1 means the lock is between
  * two holders: the ticket being served belongs to a CPU that has not yet
- * noticed, which under an emulator is a vCPU the host is not running; so the
- * tickets are printed too.
+ * noticed, which on a virtual machine is often a vCPU its host is not
+ * running; so the tickets are printed too.
  */
 static __attribute__((noinline)) void report_lockup(spinlock_t *l, const char *file, int line, uint16_t ticket)
 {
@@ -84,16 +85,6 @@ static __attribute__((noinline)) void report_lockup(spinlock_t *l, const char *f
 		       READ_ONCE(l->owner), ticket);
 	dump_backtrace(read_ebp());
 }
-
-/*
- * Every lock pair runs through spin_lock_at() and spin_unlock(): each starts
- * on a 512-byte boundary, so that, shorter than that, neither straddles a page.
- * Under QEMU's TCG a jump to another page cannot be chained from one
- * translated block to the next and costs a lookup each time: when a change
- * moved spin_unlock() across a page boundary, ioctlbench -l's spinlock pair
- * went from 77 to 147 ns without one instruction more on its path.
- */
-#define LOCK_PATH_ALIGNED __attribute__((aligned(512)))
 
 /* The slow path, out of line: spin until ticket is served, for the trace and lock_stat. */
 static __attribute__((noinline)) void spin_wait(spinlock_t *l, uint16_t ticket, const char *file, int line)
@@ -148,7 +139,12 @@ static inline __attribute__((always_inline)) void spin_lock_sub(spinlock_t *l, i
 	note_held(l, file, line);
 }
 
-LOCK_PATH_ALIGNED void spin_lock_at(spinlock_t *l, const char *file, int line)
+/*
+ * Every lock pair runs through spin_lock_at() and spin_unlock(), kept short
+ * (the slow paths above are out of line) and each in one page
+ * (kernel/x86/emulator.h).
+ */
+EMU_WITHIN_ONE_PAGE(512) void spin_lock_at(spinlock_t *l, const char *file, int line)
 {
 	spin_lock_sub(l, 0, file, line);
 }
@@ -181,7 +177,7 @@ bool spin_trylock_at(spinlock_t *l, const char *file, int line)
 	return true;
 }
 
-LOCK_PATH_ALIGNED void spin_unlock(spinlock_t *l)
+EMU_WITHIN_ONE_PAGE(512) void spin_unlock(spinlock_t *l)
 {
 	if (!spin_is_locked(l) || l->holder_cpu != cpu_id())
 		panic("spin_unlock of lock %s not held by CPU %d (holder %d)",

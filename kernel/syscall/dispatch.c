@@ -102,7 +102,7 @@ void syscall_dispatch(struct trapframe *tf)
 {
 	uint32_t nr = tf->eax;
 	const struct syscall_desc *d = nr < NR_SYSCALLS ? by_nr[nr] : NULL;
-	bool bkl = false;               /* stays false in a kernel without the BKL (make ERA=2.6.39) */
+	bool bkl;
 	long r;
 
 	if (!d) {
@@ -117,11 +117,10 @@ void syscall_dispatch(struct trapframe *tf)
 		tf->eax = (uint32_t)-ENOSYS;
 		return;
 	}
-#ifdef CONFIG_BKL
+	/* Always false without the BKL (make ERA=2.6.39): SYS_BKL is 0 and bkl= is ignored. */
 	bkl = (d->flags & SYS_BKL) || bkl_every_syscall;
-#endif
 	trace_syscall_enter(nr, bkl);
-#ifdef CONFIG_BKL
+#ifdef CONFIG_BKL                /* 2.6.39: no lock here; reboot() takes one of its own (kernel/sys_reboot.c) */
 	if (bkl)
 		lock_kernel();
 #endif

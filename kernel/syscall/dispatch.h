@@ -27,12 +27,12 @@ struct syscall_desc {
 extern const struct syscall_desc syscall_table[];
 extern const unsigned syscall_table_len;
 
-/* Index the table, read bkl=, register the int $0x80 handler. */
+/* Index the table and read bkl=. Boot CPU, once, before the first process. */
 void syscall_init(void);
-/* The int $0x80 handler. */
+/* The int $0x80 handler: trap_dispatch() (kernel/x86/trap.c) calls it by name for T_SYSCALL. */
 struct trapframe;
 void syscall_dispatch(struct trapframe *tf);
-/* Calls so far of syscall nr (0 for an unknown number); for /proc later. */
+/* Calls so far of syscall nr (0 for an unknown number); /proc/syscalls shows them. */
 unsigned syscall_count(unsigned nr);
 /* Calls of numbers the table does not know. */
 unsigned syscall_unknown_count(void);

@@ -4,10 +4,11 @@
  * Which calls take the Big Kernel Lock (SYS_BKL)? Linux 2.0 took it around
  * every system call (boot with bkl=syscalls to do the same). Linux 2.6 took it
  * in only a few places, where code still relied on "nobody else is in the
- * kernel": reboot() is one the 2004 survey names, so it keeps the flag here.
- * Everything else protects its own data with its own locks (proc_lock,
- * mm->lock, the run queues), so it runs without the BKL. ioctl() has no
- * flag here: fs/ioctl/vfs_ioctl.c's needs_bkl() decides per driver, per call.
+ * kernel": reboot() is one that "The Big Kernel Lock lives on" (2004) names,
+ * so it keeps the flag here. Everything else protects its own data with its
+ * own locks (proc_lock, mm->lock, the run queues), so it runs without the
+ * BKL. ioctl() has no flag here: fs/ioctl/vfs_ioctl.c's needs_bkl() decides
+ * per driver, per call.
  *
  * To add a call: write long sys_NAME(args) in the file of its subsystem,
  * declare it in kernel/syscall/handlers.h, add its number to kernel/uapi/unistd.h and

@@ -23,7 +23,7 @@ enum trace_type {
 	TR_BKL_RETAKE,          /* a: site, b/c: cycles waited; flag: contended; after the switch back */
 	TR_SPIN_CONTENDED,      /* a: lock, b: its name, c: file, d: line; spinning from here */
 	TR_SPIN_ACQUIRED,       /* a: lock, b: its name, c/d: cycles waited (low/high) */
-	TR_IOCTL_BEGIN,         /* a: driver name, b: cmd, c: fd's file; flag: under the BKL */
+	TR_IOCTL_BEGIN,         /* a: driver name, b: cmd; flag: under the BKL */
 	TR_IOCTL_END,           /* a: driver name, b: result; flag: under the BKL */
 	TR_IRQ_ENTER,           /* a: vector; flag: from user mode */
 	TR_IRQ_EXIT,            /* a: vector; flag: back to user mode (after any switch on the way out) */

@@ -107,10 +107,10 @@ static void trap_exit(struct trapframe *tf)
 {
 	/*
 	 * Only when a switch was asked for: a null system call should not pay
-	 * two calls to learn that it was not (a ret is an emulator lookup under
-	 * TCG). Read with interrupts maybe on, so maybe of a CPU we have just
-	 * left; that is harmless: the slow path reads it again properly, and a
-	 * request missed here is met at the next tick or return.
+	 * two calls into the scheduler to learn that none was. Read with
+	 * interrupts maybe on, so maybe of a CPU we have just left; that is
+	 * harmless: the slow path reads it again properly, and a request missed
+	 * here is met at the next tick or return.
 	 */
 	if (this_cpu()->need_resched)
 		sched_preempt_on_trap_exit(tf);

@@ -63,9 +63,10 @@ trap_common:
 	 * The kernel runs with USER_DS in %ds and %es, as Linux does: it is the
 	 * same flat 4 GB segment as KERNEL_DS, and ring 0 may use a DPL 3 data
 	 * segment. So a trap from user mode, where they hold USER_DS already,
-	 * loads neither, and trap_return pops neither back. Under TCG each
-	 * segment load is a call into the emulator that reads and checks a GDT
-	 * descriptor, about 30 ns: four of them were a sixth of a getpid().
+	 * loads neither, and trap_return pops neither back. A segment load is
+	 * not a register move: the CPU fetches the descriptor from the GDT and
+	 * checks it, so a load that changes nothing is worth a compare to skip
+	 * (what it saves a system call: docs/performance.md).
 	 * %gs is always loaded (user mode keeps its TLS there, the kernel its
 	 * struct cpu); %fs the kernel never touches.
 	 */
@@ -86,6 +87,7 @@ trap_common:
 1:	addl $4, %esp
 	.cfi_adjust_cfa_offset -4
 	.cfi_endproc
+	/* Falls through into trap_return: the .rodata word below is in another section, not in between. */
 
 /*
  * The return address of that call, for the backtrace walker (kernel/panic.c):
