@@ -58,7 +58,7 @@ endif
 
 # Every compile needs the compiler and linker: say so once, before the first one fails.
 build-tools:
-	@tools/need.sh $(CC) $(LD)
+	@tools/build/need.sh $(CC) $(LD)
 
 $(BUILD)/%.c.o: %.c | build-tools
 	@mkdir -p $(dir $@)
@@ -157,7 +157,7 @@ UPROGS += $(COMPAT_PROGS)
 # ---- sysbench: one binary for smpix and Linux (make bench-linux) ---------------------
 # user/bench/: no C library, raw int $0x80 calls with Linux's numbers, built as anyone
 # builds a static freestanding i386 program: the same file is /bin/sysbench here and
-# /init in the Linux initramfs of tools/bench_linux.py. (No memset or memcpy is linked:
+# /init in the Linux initramfs of tools/bench/bench_linux.py. (No memset or memcpy is linked:
 # if GCC ever emits a call to one, the link fails and says so.)
 SYSBENCH_SRCS := user/bench/start.S user/bench/sysbench.c
 SYSBENCH_CFLAGS := -m32 -static -nostdlib -ffreestanding -O2 -fno-pie -no-pie -fno-stack-protector \
@@ -171,23 +171,23 @@ $(BUILD)/ubin/sysbench: $(SYSBENCH_SRCS) kernel/uapi/unistd.h kernel/uapi/ioctls
 UPROGS += $(BUILD)/ubin/sysbench
 # ---- end of sysbench ------------------------------------------------------------------
 
-# Link twice: the first link tells tools/mksyms.sh where every function is;
+# Link twice: the first link tells tools/build/mksyms.sh where every function is;
 # the second builds that table in (after all code, so nothing moves).
-$(BUILD)/ksyms0.S: tools/mksyms.sh
+$(BUILD)/ksyms0.S: tools/build/mksyms.sh
 	@mkdir -p $(BUILD)
-	$(Q)tools/mksyms.sh > $@
+	$(Q)tools/build/mksyms.sh > $@
 
 $(BUILD)/kernel.pass1.elf: $(KOBJS) $(BUILD)/ksyms0.S.o boot/kernel.ld
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(LD) $(KLDFLAGS) -T boot/kernel.ld -o $@ $(KOBJS) $(BUILD)/ksyms0.S.o
 
-$(BUILD)/ksyms.S: $(BUILD)/kernel.pass1.elf tools/mksyms.sh
-	$(Q)tools/mksyms.sh $< > $@
+$(BUILD)/ksyms.S: $(BUILD)/kernel.pass1.elf tools/build/mksyms.sh
+	$(Q)tools/build/mksyms.sh $< > $@
 
 $(BUILD)/kernel.elf: $(BUILD)/kernel.pass1.elf $(BUILD)/ksyms.S.o
 	@$(if $(Q),echo "  LD      $@ (with symbols)")
 	$(Q)$(LD) $(KLDFLAGS) -T boot/kernel.ld -o $@ $(KOBJS) $(BUILD)/ksyms.S.o
-	@tools/check-ksyms.sh $(BUILD)/kernel.pass1.elf $@
+	@tools/build/check-ksyms.sh $(BUILD)/kernel.pass1.elf $@
 
 $(BUILD)/ksyms0.S.o $(BUILD)/ksyms.S.o: %.S.o: %.S
 	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
@@ -196,7 +196,7 @@ $(BUILD)/ksyms0.S.o $(BUILD)/ksyms.S.o: %.S.o: %.S
 # and the stripped user programs in /bin.
 INITRD_FILES := $(shell find user/root 2>/dev/null)
 $(BUILD)/initrd.cpio: $(INITRD_FILES) $(UPROGS)
-	@tools/need.sh cpio strip
+	@tools/build/need.sh cpio strip
 	@rm -rf $(BUILD)/initrd && mkdir -p $(BUILD)/initrd/bin $(BUILD)/initrd/sbin $(BUILD)/initrd/tmp
 	cp -R user/root/. $(BUILD)/initrd/
 	for p in $(filter-out $(USBINS),$(UPROGS)); do strip -o $(BUILD)/initrd/bin/$$(basename $$p) $$p || exit 1; done
@@ -205,7 +205,7 @@ $(BUILD)/initrd.cpio: $(INITRD_FILES) $(UPROGS)
 
 # ---- BUSYBOX=1: Debian's busybox-static for i386 in a second initrd ------------------
 # build/initrd-busybox.cpio is build/initrd.cpio's files plus the unmodified /bin/busybox from
-# Debian's package (fetched once into build/busybox/ by tools/busybox.sh with apt-get download
+# Debian's package (fetched once into build/busybox/ by tools/build/busybox.sh with apt-get download
 # and dpkg-deb) and a symlink per applet in /usr/lib/busybox/bin, which /sbin/init puts on PATH
 # after /bin and /sbin: smpix's own tools come first, busybox fills in the rest (docs/userland.md).
 # `make qemu BUSYBOX=1` and `make iso BUSYBOX=1` boot it; the plain initrd stays as it is.
@@ -213,10 +213,10 @@ BUSYBOX ?=
 BUSYBOX_DIR := $(BUILD)/busybox
 BUSYBOX_APPLET_DIR := usr/lib/busybox/bin
 
-# Fetched once: the download is kept until `make clean` (tools/busybox.sh does nothing if it is there).
+# Fetched once: the download is kept until `make clean` (tools/build/busybox.sh does nothing if it is there).
 $(BUSYBOX_DIR)/busybox:
-	@tools/need.sh dpkg-deb apt-get
-	tools/busybox.sh $(BUSYBOX_DIR)
+	@tools/build/need.sh dpkg-deb apt-get
+	tools/build/busybox.sh $(BUSYBOX_DIR)
 
 # Also /etc/passwd and /etc/group naming root, which busybox's id, ls -l and ps look up.
 $(BUILD)/initrd-busybox.cpio: $(BUILD)/initrd.cpio $(BUSYBOX_DIR)/busybox
@@ -233,10 +233,10 @@ $(BUILD)/initrd-busybox.cpio: $(BUILD)/initrd.cpio $(BUSYBOX_DIR)/busybox
 busybox: $(BUILD)/initrd-busybox.cpio
 
 # For `make test`: the busybox initrd if busybox can be had here, else the reason, for the
-# session's SKIP (tools/testcases/55_busybox.py). Never fails.
+# session's SKIP (tools/test/cases/55_busybox.py). Never fails.
 busybox-maybe: $(BUILD)/initrd.cpio
 	@rm -f $(BUILD)/busybox.unavailable
-	@if ! tools/busybox.sh $(BUSYBOX_DIR) 2>$(BUILD)/busybox.log; then \
+	@if ! tools/build/busybox.sh $(BUSYBOX_DIR) 2>$(BUILD)/busybox.log; then \
 		cp $(BUILD)/busybox.log $(BUILD)/busybox.unavailable; \
 		echo "busybox: not available here, its session will be skipped: $$(tail -n 1 $(BUILD)/busybox.log)"; \
 	else $(MAKE) --no-print-directory $(BUILD)/initrd-busybox.cpio; fi
@@ -264,12 +264,12 @@ QEMUOPTS = -machine pc $(QEMU_ACCEL) -smp $(CPUS) -m $(MEM) -nographic -no-reboo
 WRAP_ON = status=$$?; if [ -t 1 ]; then printf '\033[?7h'; fi; exit $$status
 
 qemu: all $(BOOT_INITRD)
-	@tools/need.sh $(QEMU)
+	@tools/build/need.sh $(QEMU)
 	$(QEMU) $(QEMUOPTS) -kernel $(BUILD)/kernel.elf -initrd $(BOOT_INITRD) -append "$(APPEND)"; \
 		$(WRAP_ON)
 
 qemu-gdb: all $(BOOT_INITRD)
-	@tools/need.sh $(QEMU) gdb
+	@tools/build/need.sh $(QEMU) gdb
 	@echo "target remote localhost:$(GDBPORT)" > $(BUILD)/gdb-target.gdb
 	@echo "*** QEMU is halted, waiting for gdb on port $(GDBPORT): run 'make gdb' in another terminal"
 	$(QEMU) $(QEMUOPTS) -kernel $(BUILD)/kernel.elf -initrd $(BOOT_INITRD) -append "$(APPEND)" \
@@ -278,7 +278,7 @@ qemu-gdb: all $(BOOT_INITRD)
 # gdb connects to the port that `make qemu-gdb` wrote in build/gdb-target.gdb; if that
 # file is missing (fresh tree, `make clean`) or GDBPORT is given explicitly, write it here.
 gdb:
-	@tools/need.sh gdb
+	@tools/build/need.sh gdb
 	@test -f $(BUILD)/kernel.elf || { echo "make gdb: $(BUILD)/kernel.elf is missing: run 'make qemu-gdb' first" >&2; false; }
 	@if [ ! -f $(BUILD)/gdb-target.gdb ] || [ "$(origin GDBPORT)" != file ]; then \
 		echo "target remote localhost:$(GDBPORT)" > $(BUILD)/gdb-target.gdb; fi
@@ -289,7 +289,7 @@ gdb:
 # build/smpix.iso, and with BUSYBOX=1 build/smpix-busybox.iso: the same, with busybox's initrd.
 define ISO_RULE
 $(BUILD)/$(1).iso: $(BUILD)/kernel.elf $(2) boot/grub.cfg
-	@tools/need.sh grub-mkrescue xorriso mformat
+	@tools/build/need.sh grub-mkrescue xorriso mformat
 	@rm -rf $(BUILD)/$(1)-iso && mkdir -p $(BUILD)/$(1)-iso/boot/grub
 	cp $(BUILD)/kernel.elf $(BUILD)/$(1)-iso/boot/
 	cp $(2) $(BUILD)/$(1)-iso/boot/initrd.cpio
@@ -302,7 +302,7 @@ $(eval $(call ISO_RULE,smpix-busybox,$(BUILD)/initrd-busybox.cpio))
 iso: $(ISO_FILE)
 
 qemu-iso: $(ISO_FILE)
-	@tools/need.sh $(QEMU)
+	@tools/build/need.sh $(QEMU)
 	$(QEMU) $(QEMUOPTS) -cdrom $(ISO_FILE) -boot d; $(WRAP_ON)
 
 # ---- tests ----------------------------------------------------------------------
@@ -310,28 +310,28 @@ qemu-iso: $(ISO_FILE)
 HOSTCC := gcc
 HOSTCFLAGS := -std=gnu11 -g -O1 -I. -Wall -Wextra -Werror -fsanitize=address,undefined \
 	-fno-sanitize-recover=all -fno-builtin -DHOST_TEST
-HOSTTESTS := $(patsubst tools/hosttest/%.c,$(BUILD)/hosttest/%,$(wildcard tools/hosttest/test_*.c))
+HOSTTESTS := $(patsubst tools/test/hosttest/%.c,$(BUILD)/hosttest/%,$(wildcard tools/test/hosttest/test_*.c))
 # Parsers of untrusted sizes also run as 32-bit programs: the kernel's size_t is 32 bits,
 # and an offset that wraps there does not wrap on a 64-bit host.
 HOSTTESTS += $(BUILD)/hosttest/test_cpio-i386
 
 # Each host test names the kernel files it tests on its first line: "// TESTS: kernel/x.c ..."
-$(BUILD)/hosttest/%: tools/hosttest/%.c tools/hosttest/hosttest.h
+$(BUILD)/hosttest/%: tools/test/hosttest/%.c tools/test/hosttest/hosttest.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $<")
 	$(Q)$(HOSTCC) $(HOSTCFLAGS) -o $@ $< $$(sed -n '1s|^// TESTS:||p' $<) -MMD -MP
 
-$(BUILD)/hosttest/%-i386: tools/hosttest/%.c tools/hosttest/hosttest.h
+$(BUILD)/hosttest/%-i386: tools/test/hosttest/%.c tools/test/hosttest/hosttest.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $< (i386)")
 	$(Q)$(HOSTCC) -m32 $(HOSTCFLAGS) -o $@ $< $$(sed -n '1s|^// TESTS:||p' $<) -MMD -MP
 
 # test_cpio builds its good archives with the real cpio when it runs.
 hosttest: $(HOSTTESTS)
-	@tools/need.sh cpio
+	@tools/build/need.sh cpio
 
 # The tools are checked before anything is built, so a fresh machine stops (or, as root,
-# installs them with tools/deps.sh) at once instead of after the build.
+# installs them with tools/build/deps.sh) at once instead of after the build.
 # vfstest built for Linux with the host's C library: its expectations must hold on Linux too.
 $(BUILD)/vfstest-linux: user/tests/vfstest.c $(wildcard kernel/uapi/*.h)
 	@mkdir -p $(dir $@)
@@ -347,34 +347,34 @@ $(GTESTS_LINUX): $(BUILD)/%-linux: user/tests/%.c user/tests/gtest.h $(wildcard 
 	$(Q)$(HOSTCC) -m32 -static -std=gnu11 -O1 -Wall -Wextra -Werror -Wno-unused-parameter -DLINUX_HOST \
 		-I. -o $@ $<
 
-# /init of the Linux reference (tools/linuxref.py): boots on Debian's i386 kernel and runs the above.
-$(BUILD)/linuxref/init: tools/linuxref/init.c
+# /init of the Linux reference (tools/test/linuxref.py): boots on Debian's i386 kernel and runs the above.
+$(BUILD)/linuxref/init: tools/test/linuxref/init.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $< (Linux, i386, static)")
 	$(Q)$(HOSTCC) -m32 -static -O1 -Wall -Wextra -Werror -o $@ $<
 
 test: test-tools all iso hosttest $(BUILD)/vfstest-linux $(GTESTS_LINUX) $(BUILD)/linuxref/init busybox-maybe era-2.6.39
-	$(PYTHON) tools/harness.py
+	$(PYTHON) tools/test/harness.py
 
-# The checks a student needs after a change, in under two minutes (tools/harness.py's CHECK).
+# The checks a student needs after a change, in under two minutes (tools/test/harness.py's CHECK).
 check: test-tools all hosttest
-	$(PYTHON) tools/harness.py --check
+	$(PYTHON) tools/test/harness.py --check
 
-# The kernel without the BKL (make ERA=2.6.39, build/era-2.6.39/), which tools/testcases/32_eras.py boots.
+# The kernel without the BKL (make ERA=2.6.39, build/era-2.6.39/), which tools/test/cases/32_eras.py boots.
 era-2.6.39:
 	$(MAKE) --no-print-directory ERA=2.6.39 all
 
 test-tools:
-	@tools/need.sh $(QEMU) $(PYTHON) cpio grub-mkrescue xorriso mformat
+	@tools/build/need.sh $(QEMU) $(PYTHON) cpio grub-mkrescue xorriso mformat
 
 # The syscall fuzzer for as long as you like: make fuzz SECONDS=600 CPUS=4 SEED=1234 (SEED=0: a new one).
 SECONDS ?= 60
 SEED    ?= 0
 fuzz: all
-	@tools/need.sh $(QEMU) $(PYTHON)
-	SECONDS_=$(SECONDS) CPUS=$(CPUS) SEED=$(SEED) MEM=$(MEM) APPEND="$(APPEND)" $(PYTHON) tools/fuzz.py
+	@tools/build/need.sh $(QEMU) $(PYTHON)
+	SECONDS_=$(SECONDS) CPUS=$(CPUS) SEED=$(SEED) MEM=$(MEM) APPEND="$(APPEND)" $(PYTHON) tools/test/fuzz.py
 
-# The ioctl scaling benchmark (tools/bench.py, docs/performance.md): BENCH_BOOTS boots at each -smp
+# The ioctl scaling benchmark (tools/bench/bench.py, docs/performance.md): BENCH_BOOTS boots at each -smp
 # size in BENCH_CPUS, each running BENCH_ROUNDS rounds of 1..N workers per mode, BENCH_MS ms per run
 # (about 12 minutes under TCG on 2 cores); results in build/bench/. BENCH_DOCS=1 also copies the
 # plots and the tables into docs/img/.
@@ -386,35 +386,35 @@ ifneq ($(filter-out 0,$(ERAS)),)
 bench: bench-eras
 else
 bench: all
-	@tools/need.sh $(QEMU) $(PYTHON) gnuplot
+	@tools/build/need.sh $(QEMU) $(PYTHON) gnuplot
 	BENCH_CPUS="$(BENCH_CPUS)" BENCH_BOOTS=$(BENCH_BOOTS) BENCH_ROUNDS=$(BENCH_ROUNDS) BENCH_MS=$(BENCH_MS) \
-		ACCEL=$(ACCEL) MEM=$(MEM) $(PYTHON) tools/bench.py $(if $(BENCH_DOCS),--update-docs)
+		ACCEL=$(ACCEL) MEM=$(MEM) $(PYTHON) tools/bench/bench.py $(if $(BENCH_DOCS),--update-docs)
 	$(if $(filter-out 0,$(LINUX)),$(MAKE) --no-print-directory bench-linux)
 endif
 
 # make bench ERAS=1: one workload booted once per era, the 2.6.39 build for the last, into one plot
-# (tools/bench_eras.py, docs/bkl.md "The eras"); results in build/bench/eras.*. BENCH_DOCS=1 also
+# (tools/bench/bench_eras.py, docs/bkl.md "The eras"); results in build/bench/eras.*. BENCH_DOCS=1 also
 # copies the plot and the table into docs/img/.
 bench-eras: all era-2.6.39
-	@tools/need.sh $(QEMU) $(PYTHON) gnuplot
-	ACCEL=$(ACCEL) MEM=$(MEM) $(PYTHON) tools/bench_eras.py$(if $(BENCH_DOCS), --update-docs)
+	@tools/build/need.sh $(QEMU) $(PYTHON) gnuplot
+	ACCEL=$(ACCEL) MEM=$(MEM) $(PYTHON) tools/bench/bench_eras.py$(if $(BENCH_DOCS), --update-docs)
 
 # The same static binary (/bin/sysbench) booted as init on smpix and on Debian 12's Linux 6.1,
-# interleaved (tools/bench_linux.py, docs/performance.md); `make bench LINUX=1` runs it after
+# interleaved (tools/bench/bench_linux.py, docs/performance.md); `make bench LINUX=1` runs it after
 # make bench. It fetches the kernel with apt-get download (make deps adds the i386 architecture);
 # without it, it says so and measures smpix alone. Results in build/bench/linux.*.
 BENCH_LINUX_BOOTS ?= 3
 bench-linux: all
-	@tools/need.sh $(QEMU) $(PYTHON) gnuplot apt-get dpkg-deb tar
-	BENCH_LINUX_BOOTS=$(BENCH_LINUX_BOOTS) ACCEL=$(ACCEL) MEM=$(MEM) $(PYTHON) tools/bench_linux.py$(if $(BENCH_DOCS), --update-docs)
+	@tools/build/need.sh $(QEMU) $(PYTHON) gnuplot apt-get dpkg-deb tar
+	BENCH_LINUX_BOOTS=$(BENCH_LINUX_BOOTS) ACCEL=$(ACCEL) MEM=$(MEM) $(PYTHON) tools/bench/bench_linux.py$(if $(BENCH_DOCS), --update-docs)
 
-# The event trace of one command (tools/trace.py, docs/tracing.md): make trace CMD="ioctlbench -d bkl" CPUS=4
+# The event trace of one command (tools/bench/trace.py, docs/tracing.md): make trace CMD="ioctlbench -d bkl" CPUS=4
 # boots, runs CMD at the shell with /proc/sys/kernel/trace on, and writes build/trace/trace.txt (the
 # text of /proc/trace), trace.json (Chrome's Trace Event Format: Perfetto, chrome://tracing) and timeline.svg.
 CMD ?= ioctlbench -d bkl
 trace: all
-	@tools/need.sh $(QEMU) $(PYTHON)
-	$(PYTHON) tools/trace.py --cmd "$(CMD)" --cpus $(CPUS) --mem $(MEM) --append "$(APPEND)"
+	@tools/build/need.sh $(QEMU) $(PYTHON)
+	$(PYTHON) tools/bench/trace.py --cmd "$(CMD)" --cpus $(CPUS) --mem $(MEM) --append "$(APPEND)"
 
 # ---- the teaching labs (docs/labs/) ----------------------------------------------
 # make handout LAB=n: the student tree of lab n, with that lab's solution regions
@@ -424,28 +424,28 @@ trace: all
 LAB ?=
 handout:
 	@test -n "$(LAB)" || { echo "usage: make handout LAB=n (n: 1-7, see docs/labs/)" >&2; false; }
-	@tools/need.sh $(PYTHON) tar
-	$(PYTHON) tools/handout.py $(LAB)
+	@tools/build/need.sh $(PYTHON) tar
+	$(PYTHON) tools/labs/handout.py $(LAB)
 	tar -C $(BUILD) -czf $(BUILD)/handout-lab$(LAB).tar.gz handout-lab$(LAB)
 	@echo "handout: $(BUILD)/handout-lab$(LAB).tar.gz is ready to give out"
 
 grade: all
 	@test -n "$(LAB)" || { echo "usage: make grade LAB=n (n: 1-7, see docs/labs/)" >&2; false; }
-	@tools/need.sh $(QEMU) $(PYTHON) $(if $(filter 1,$(LAB)),gdb)
-	$(PYTHON) tools/grade.py $(LAB)
+	@tools/build/need.sh $(QEMU) $(PYTHON) $(if $(filter 1,$(LAB)),gdb)
+	$(PYTHON) tools/labs/grade.py $(LAB)
 
-# BUSYBOX=1: also fetch Debian's busybox-static for i386 (tools/busybox.sh: the i386 architecture,
+# BUSYBOX=1: also fetch Debian's busybox-static for i386 (tools/build/busybox.sh: the i386 architecture,
 # apt-get update, apt-get download, dpkg-deb -x).
 deps:
-	tools/deps.sh
-	$(if $(filter 1,$(BUSYBOX)),tools/busybox.sh $(BUSYBOX_DIR))
+	tools/build/deps.sh
+	$(if $(filter 1,$(BUSYBOX)),tools/build/busybox.sh $(BUSYBOX_DIR))
 
-# For clangd and clang-tidy: every compile command, from `make -n` (tools/compiledb.py), so
+# For clangd and clang-tidy: every compile command, from `make -n` (tools/build/compiledb.py), so
 # nothing is built and build/ is left alone. Kernel entries come first: clangd takes them for
 # kernel/*.c, which the host tests compile again with -DHOST_TEST.
 compile_commands.json:
-	@tools/need.sh $(PYTHON)
-	$(PYTHON) tools/compiledb.py $@
+	@tools/build/need.sh $(PYTHON)
+	$(PYTHON) tools/build/compiledb.py $@
 
 clean:
 	rm -rf $(BUILD)

@@ -5,16 +5,16 @@
  */
 #include "drivers/drivers.h"
 
-#include "drivers/bench.h"
-#include "drivers/console.h"
-#include "drivers/cpuid.h"
-#include "drivers/debugcon.h"
-#include "drivers/journal.h"
-#include "drivers/kcounts.h"
-#include "drivers/ledger.h"
-#include "drivers/mem.h"
-#include "drivers/rtc.h"
-#include "drivers/tally.h"
+#include "drivers/bench/bench.h"
+#include "drivers/tty/console.h"
+#include "drivers/char/cpuid.h"
+#include "drivers/char/debugcon.h"
+#include "drivers/lab/journal.h"
+#include "drivers/char/kcounts.h"
+#include "drivers/lab/ledger.h"
+#include "drivers/char/mem.h"
+#include "drivers/char/rtc.h"
+#include "drivers/lab/tally.h"
 
 void drivers_init(void)
 {

@@ -1,6 +1,6 @@
 /*
  * Symbol lookup. The Makefile links the kernel once, lists its functions with
- * nm (tools/mksyms.sh), and links again with that list in section .ksyms.
+ * nm (tools/build/mksyms.sh), and links again with that list in section .ksyms.
  * The list sits after all code, so its size never moves a function.
  */
 #include "kernel/ksyms.h"

@@ -1,7 +1,7 @@
 /* kmain: the boot CPU's path from the Multiboot entry to a running system. */
 #include "drivers/drivers.h"
-#include "drivers/rtc.h"
-#include "drivers/serial.h"
+#include "drivers/char/rtc.h"
+#include "drivers/tty/serial.h"
 #include "fs/vfs.h"
 #include "kernel/cmdline.h"
 #include "kernel/locking/bkl.h"
@@ -56,7 +56,7 @@ static void start_init(void)
  * The initialisation runs under the BKL, as Linux 2.6.6's did until it
  * started the first user process ("The Big Kernel Lock lives on", 2004):
  * nothing in it needs the lock here, but it is one of the sites the survey
- * (tools/bklsurvey) lists, and /proc/bkl shows what it cost.
+ * (tools/build/bklsurvey) lists, and /proc/bkl shows what it cost.
  */
 static int boot_thread(void *unused)
 {
@@ -76,7 +76,7 @@ static int boot_thread(void *unused)
 		power_off();
 	}
 	/*
-	 * /dev/console echoes what is typed (drivers/console.c), whether or not anyone reads it.
+	 * /dev/console echoes what is typed (drivers/tty/console.c), whether or not anyone reads it.
 	 * Said before init starts: printk does not wait for a user's line to end, and said after,
 	 * it could land in the middle of init's first line.
 	 */

@@ -1,8 +1,8 @@
 /* printk: formats a message and writes it, whole, to every console. */
 #include "kernel/printk.h"
 
-#include "drivers/serial.h"
-#include "drivers/vga.h"
+#include "drivers/tty/serial.h"
+#include "drivers/video/vga.h"
 #include "kernel/lib/format.h"
 #include "kernel/logbuf.h"
 #include "kernel/locking/spinlock.h"
@@ -54,7 +54,7 @@ void console_write_raw(const char *s, size_t n)
 
 /*
  * From the timer, on CPU 0: show the console's output on the screen a few
- * times a second (drivers/vga.c says why not at once), and restart the
+ * times a second (drivers/video/vga.c says why not at once), and restart the
  * serial transmitter if its interrupt went missing.
  */
 void console_tick(uint64_t tick)

@@ -3,7 +3,7 @@
  * stack protector's cookies with it at start-up).
  *
  * The entropy source is the TSC: every call mixes the cycle counter (whose
- * low bits jitter with interrupts, cache misses and TCG's timing), the CPU
+ * low bits jitter with interrupts, cache misses and the host's scheduling), the CPU
  * number and a counter into a 256-bit pool with SplitMix64's finaliser, and
  * hands out the finalised output. That is decent for seeding hash tables and
  * ASLR-like uses, but it is NOT a cryptographic generator: a teaching kernel

@@ -37,9 +37,10 @@ typedef int32_t ssize_t;
  * The switches every lock and system call path reads and almost nothing
  * writes (lockdep on?, lock_stat on?, tracing on?, the era): together in one
  * page at the start of .data (boot/kernel.ld), away from written data, as
- * Linux's __read_mostly. One page rather than one each: under QEMU's TCG
- * every page a path touches is an entry in a small direct-mapped software
- * TLB, and a hot path spread over many pages collides with itself.
+ * Linux's __read_mostly: a cache line that is only read stays shared in
+ * every CPU's cache instead of bouncing with the writes of its neighbours.
+ * One page rather than one line each: every page a hot path touches costs a
+ * TLB entry (kernel/x86/emulator.h says why that weighs more under QEMU).
  */
 #define __read_mostly __attribute__((section(".data.read_mostly")))
 #define __used __attribute__((used))

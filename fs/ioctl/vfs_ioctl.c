@@ -81,7 +81,7 @@ static bool needs_bkl(const struct file_operations *fops, enum ioctl_mode mode)
  * two steps: 2.6.11's unlocked_ioctl let a driver do without it, and 2.6.36
  * removed .ioctl itself (commit b19dd42faf41) once every driver left on it
  * had been given unlocked_ioctl and, where it relied on the BKL, a lock of its
- * own (here, drivers/bench_bkl.c's mutex).
+ * own (here, drivers/bench/bench_bkl.c's mutex).
  */
 static long driver_ioctl(struct file *f, unsigned cmd, unsigned long arg)
 {

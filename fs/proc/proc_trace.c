@@ -5,7 +5,7 @@
  *     CPU TIME_NS PID EVENT key=value ...
  *
  * with times in nanoseconds on the clock_ns() scale, and comment lines (#)
- * first: the rings, and the names of the tasks alive now. tools/trace.py
+ * first: the rings, and the names of the tasks alive now. tools/bench/trace.py
  * turns it into a timeline. Printed without the BKL: megabytes of text
  * formatted under it would stall every BKL user for the whole read, and the
  * trace is read lock-free anyway.

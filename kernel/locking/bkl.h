@@ -157,7 +157,7 @@ static inline void bkl_reacquire_after_switch(struct task *next) { }
  *	unlock_kernel_or(&flock_mutex);
  *
  * With the BKL, lock_kernel_or(m) is lock_kernel() and nothing else: it is
- * still a site of its own in /proc/bkl and tools/bklsurvey, named by the line
+ * still a site of its own in /proc/bkl and tools/build/bklsurvey, named by the line
  * and function it is written in, and m is not evaluated. Without it (make
  * ERA=2.6.39) it is mutex_lock(m). The two locks differ where it matters: the
  * BKL is recursive and let go while its holder sleeps; the mutex is neither.

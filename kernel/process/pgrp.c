@@ -214,7 +214,7 @@ long sys_getsid(int pid)
  * setsid(): a new session and group, both led by the caller. Not for a
  * group leader: its group's other members would end up in another session.
  * The new session has no controlling terminal: a tty belongs to the session
- * whose id it recorded (drivers/tty.c), and that is not this new one.
+ * whose id it recorded (drivers/tty/tty.c), and that is not this new one.
  */
 long sys_setsid(void)
 {

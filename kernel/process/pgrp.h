@@ -1,4 +1,4 @@
-/* Process groups and sessions: the job-control groups a shell and a tty (drivers/tty.c) work with. */
+/* Process groups and sessions: the job-control groups a shell and a tty (drivers/tty/tty.c) work with. */
 #ifndef KERNEL_PGRP_H
 #define KERNEL_PGRP_H
 

@@ -35,21 +35,8 @@
 #include "kernel/x86/trap.h"
 #include "kernel/x86/x86.h"
 
-
 struct task *switch_stacks(uint32_t *prev_esp, uint32_t next_esp, struct task *prev);
 void sched_finish_switch(struct task *prev);
-
-
-
-
-
-
-
-
-
-
-
-
 
 /* ---- making tasks runnable -------------------------------------------------- */
 
@@ -188,10 +175,11 @@ static void __schedule(bool preempted)
 		      c->preempt_count, c->irq_nesting);
 	rq = &runqueues[c->id];
 	/*
-	 * prev gives up the BKL while it is not running (kernel/locking/bkl.c),
-	 * before the run-queue lock: as a semaphore (era=2.6.8) the BKL's release
-	 * wakes its next holder, which takes a run-queue lock, maybe this one.
-	 * Linux 2.6.8's schedule() released it before its run-queue lock too.
+	 * The BKL's rule 2 (kernel/locking/bkl.c): a holder lets the lock go for
+	 * as long as it is off the CPU, and takes it back once it runs again
+	 * (bkl_reacquire_after_switch() below). Let go before the run-queue lock
+	 * is taken: in the era=2.6.8 kernel the BKL is a semaphore, whose release
+	 * wakes the next holder, which takes a run-queue lock, maybe this one.
 	 */
 	bkl_release_for_switch(prev);
 	spin_lock(&rq->lock);

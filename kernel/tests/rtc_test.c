@@ -1,5 +1,5 @@
 /* The CMOS clock reads a plausible, consistent date: QEMU starts it at the host's UTC time. */
-#include "drivers/rtc.h"
+#include "drivers/char/rtc.h"
 #include "kernel/ktest.h"
 #include "kernel/lib/calendar.h"
 #include "kernel/time/timer.h"

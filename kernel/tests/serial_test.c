@@ -1,5 +1,5 @@
 /* Serial input by interrupt: bytes typed on the host reach the input handler, not the ring. Needs a typist. */
-#include "drivers/serial.h"
+#include "drivers/tty/serial.h"
 #include "kernel/ktest.h"
 #include "kernel/printk.h"
 #include "kernel/time/timer.h"
@@ -16,7 +16,7 @@ static void take_byte(char c)
 		got[ngot++] = c;
 }
 
-/* Explicit (run only by name): tools/testcases/20_smp.py types "ping\r" when asked. */
+/* Explicit (run only by name): tools/test/cases/20_smp.py types "ping\r" when asked. */
 KTEST_CRASH(serial_input_handler)
 {
 	uint64_t start;

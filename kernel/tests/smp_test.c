@@ -218,7 +218,7 @@ KTEST(smp_apic_ids_match_tables)
 	}
 }
 
-/* ---- deliberate crashes, run only by name (tools/testcases/20_smp.py checks their reports) ---- */
+/* ---- deliberate crashes, run only by name (tools/test/cases/20_smp.py checks their reports) ---- */
 
 /* Protects nothing: the lock checker's victim. */
 static spinlock_t recursion_lock = SPINLOCK_INIT("recursion-test");

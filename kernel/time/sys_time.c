@@ -4,7 +4,7 @@
  *
  * Every clock counts from the TSC (clock_ns(), kernel/time/timer.c). The wall
  * clock, CLOCK_REALTIME, is that plus the time the CMOS clock gave at boot
- * (clock_realtime_ns(), set by drivers/rtc.c). smpix never suspends, so
+ * (clock_realtime_ns(), set by drivers/char/rtc.c). smpix never suspends, so
  * BOOTTIME equals MONOTONIC, and the TSC is never adjusted, so RAW does too;
  * the COARSE clocks are the same clocks. The *_time64 variants that newer
  * glibc tries first answer -ENOSYS (kernel/syscall/table.c), and glibc falls

@@ -16,7 +16,7 @@ uint64_t tsc_to_ns(uint64_t tsc);
 uint64_t cycles_to_ns(uint64_t cycles);
 /*
  * The wall clock, for CLOCK_REALTIME: set once at boot from the battery
- * clock (drivers/rtc.c), then advanced by clock_ns(). Before that, or with
+ * clock (drivers/char/rtc.c), then advanced by clock_ns(). Before that, or with
  * no RTC, it counts from 1970 as Linux's does.
  */
 void clock_set_realtime(int64_t unix_seconds);

@@ -31,4 +31,16 @@
  */
 #define EMU_WITHIN_ONE_PAGE(n) __attribute__((aligned(n)))
 
+/*
+ * Two things that cost more under TCG than on a PC, placed for both:
+ *  - Every page a hot path touches is an entry in TCG's small direct-mapped
+ *    software TLB, where a path spread over many pages collides with itself:
+ *    one more reason to keep the read-mostly switches in one page
+ *    (__read_mostly, kernel/types.h).
+ *  - Every pause instruction leaves the translated code for the emulator's
+ *    main loop, and two vCPUs doing that at once slow each other down: a
+ *    work loop never pauses (bench_spin(), drivers/bench/bench.c); only
+ *    spin-waits do.
+ */
+
 #endif

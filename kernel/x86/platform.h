@@ -53,7 +53,7 @@ struct platform {
 extern struct platform platform;
 
 /*
- * Pure parsers over a table already in memory (host-tested in tools/hosttest/):
+ * Pure parsers over a table already in memory (host-tested in tools/test/hosttest/):
  * they check the checksum and every length before use and return 0 or -EINVAL.
  * On -EINVAL the result holds what was parsed before the damage.
  */

@@ -22,7 +22,7 @@
  *
  * Each figure is measured ROUNDS times; each round prints one line,
  *   sysbench: NAME round=R ops=N value=V
- * which tools/bench_linux.py parses. The first line, "sysbench: start ...",
+ * which tools/bench/bench_linux.py parses. The first line, "sysbench: start ...",
  * is printed before anything else: the host times the boot up to it. The
  * last is "sysbench: done status=S" (0: every call answered as Linux's would).
  *

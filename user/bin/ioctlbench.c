@@ -46,7 +46,7 @@
  * a context switch (pipe ping-pong on one CPU), and fork+exec+exit.
  *
  * Output is one "ioctlbench: KIND key=value ..." line per result, which
- * tools/bench.py (make bench) parses. Exit status 1 if a run's counts do
+ * tools/bench/bench.py (make bench) parses. Exit status 1 if a run's counts do
  * not add up (the devices' own call counters disagree with the calls made).
  */
 #include <errno.h>

@@ -8,7 +8,7 @@
  * (build/compattest-linux): every expectation here is Linux's. Tests that
  * change the process (its groups, its affinity, the mount table) run in a
  * forked child. mount and umount need root in a mount namespace of their
- * own on Linux (tools/testcases/45_compat.py runs it under `unshare -m`);
+ * own on Linux (tools/test/cases/45_compat.py runs it under `unshare -m`);
  * without that they say so and are not counted.
  *
  *   compattest [--groups G...]   --groups: exit 0 if getgroups() is exactly G (after exec)

@@ -6,7 +6,7 @@
  * the BKL (its site in /proc/bkl) and leaves nothing behind (/dev/kcounts).
  *
  * Built twice, like pipetest: for smpix (booted as init by
- * tools/testcases/46_pipes_proc.py) and with the host's gcc -m32 -static
+ * tools/test/cases/46_pipes_proc.py) and with the host's gcc -m32 -static
  * -DLINUX_HOST, so the same expectations are checked against Linux.
  */
 #include "gtest.h"

@@ -16,7 +16,7 @@
  *    of one test cannot touch the next; CHECK ends the child.
  * Both print the same lines: "SUITE: TEST ok", "SUITE: TEST FAIL line N:
  * cond", "SUITE: TEST SKIP why", then "SUITE: summary P passed, F failed"
- * (", S skipped"), which tools/harness.py reads.
+ * (", S skipped"), which tools/test/harness.py reads.
  */
 #ifndef USER_TESTS_GTEST_H
 #define USER_TESTS_GTEST_H

@@ -566,7 +566,7 @@ static void t_bkl_sites_of_2004(void)
 	CHECK(bkl_site_acquired("fs/devfs/chrdev.c:") > 0);
 	CHECK(bkl_site_acquired("fs/read_write.c:") > 0);
 	CHECK(bkl_site_acquired("fs/ioctl/vfs_ioctl.c:") > 0);
-	CHECK(bkl_site_acquired("drivers/cpuid.c:") > 0);
+	CHECK(bkl_site_acquired("drivers/char/cpuid.c:") > 0);
 	CHECK(bkl_site_acquired("fs/proc/procfs.c:") > 0);
 	CHECK(bkl_site_acquired("kernel/main.c:") > 0);         /* boot-time initialisation */
 }

@@ -1,5 +1,5 @@
 /*
- * labcheck: what the lab graders run inside smpix (tools/grade.py boots it as
+ * labcheck: what the lab graders run inside smpix (tools/labs/grade.py boots it as
  * init=/bin/labcheck lab=N). Each check prints "labcheck: NAME ok" or
  * "labcheck: NAME FAIL why", then a summary; the grader gives the points.
  *
@@ -326,9 +326,9 @@ static void t_journal_without_the_bkl(void)
 
 	CHECK(gt_write_file("/proc/bkl", "0") > 0);
 	CHECK(on_every_cpu(journal_worker));
-	total = bkl_acquisitions(hot, sizeof(hot), "drivers/journal.c", &journal_acq);
+	total = bkl_acquisitions(hot, sizeof(hot), "drivers/lab/journal.c", &journal_acq);
 	printf("labcheck: %llu records written; the BKL was taken %llu times, %llu of them in "
-	       "drivers/journal.c; the busiest site:\nlabcheck: %s\n", n, total, journal_acq, hot);
+	       "drivers/lab/journal.c; the busiest site:\nlabcheck: %s\n", n, total, journal_acq, hot);
 	CHECK(journal_acq == 0);
 	CHECK(total < n / 10);
 }
@@ -523,8 +523,8 @@ static void t_ledger_without_the_bkl(void)
 	CHECK(gt_write_file("/proc/bkl", "0") > 0);
 	nw = start_workers(ledger_crossing_worker, 0, pids);    /* not pinned */
 	CHECK_WORKERS(pids, nw, done);
-	total = bkl_acquisitions(hot, sizeof(hot), "drivers/ledger.c", &ledger_acq);
-	printf("labcheck: %llu transfers; the BKL was taken %llu times, %llu of them in drivers/ledger.c; "
+	total = bkl_acquisitions(hot, sizeof(hot), "drivers/lab/ledger.c", &ledger_acq);
+	printf("labcheck: %llu transfers; the BKL was taken %llu times, %llu of them in drivers/lab/ledger.c; "
 	       "the busiest site:\nlabcheck: %s\n", n, total, ledger_acq, hot);
 	CHECK(ledger_acq == 0);
 	CHECK(total < n / 10);

@@ -1,7 +1,7 @@
 /*
  * /bin/linuxabi: answers smpix gives exactly as Linux does. The same binary
  * runs on the build host's Linux (it makes raw int $0x80 calls, like every
- * smpix program), and tools/testcases/45_linuxabi.py runs it there too:
+ * smpix program), and tools/test/cases/45_linuxabi.py runs it there too:
  * every expectation below is Linux's, not only ours. Each test prints
  * "linuxabi: NAME ok|FAIL"; the last line is a summary.
  */

@@ -276,7 +276,7 @@ static void t_runnable_tasks_get_a_cpu_under_console_flood(void)
  * is running, as far as it knows. The console's transmit interrupt once
  * kept the CPU that takes it (CPU 0) busy for as long as a writer
  * elsewhere kept the ring full, and the task there ran not one instruction
- * for seconds (drivers/serial_tx.c).
+ * for seconds (drivers/tty/serial_tx.c).
  */
 static void t_cpu_bound_task_keeps_its_cpu_beside_console_flood(void)
 {
@@ -338,7 +338,7 @@ static void t_cpu_bound_task_keeps_its_cpu_beside_console_flood(void)
  * SIGKILL one writer in the middle of the flood: it is reaped within
  * KILL_BOUND_TICKS of every CPU. The writers flood until they are killed:
  * one that ended on its own time would make a parent slow to get to the
- * kill (the parent once took 5 to 9 s to fork them, drivers/serial_tx.c)
+ * kill (the parent once took 5 to 9 s to fork them, drivers/tty/serial_tx.c)
  * look like a kill that failed. The victim notes through a pipe when it
  * started, and when it ended if it ended by itself, for the log.
  */

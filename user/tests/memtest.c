@@ -3,7 +3,7 @@
  * come on demand, so a long brk can no longer stall the CPU; when several
  * processes exhaust memory together, the OOM killer kills one with a log
  * line, no valid access faults, and the kernel goes on. Boot with
- * init=/bin/memtest (tools/testcases/46_memtest.py); one line per test.
+ * init=/bin/memtest (tools/test/cases/46_memtest.py); one line per test.
  */
 #define GT_ISOLATED     /* each test in a child of its own (gtest.h) */
 #include "gtest.h"

@@ -4,7 +4,7 @@
  * pages on demand and zeroed, private mappings across fork, SIGSEGV after
  * munmap and after mprotect, file-backed private mappings, and no page lost.
  *
- * Built twice: for smpix (tools/testcases/46_mmap.py boots it as init) and with
+ * Built twice: for smpix (tools/test/cases/46_mmap.py boots it as init) and with
  * the host's `gcc -m32 -static -DLINUX_HOST` to run on Linux, which must pass
  * it too. What smpix does not support (shared mappings) is checked on smpix only.
  */

@@ -5,7 +5,7 @@
  * named pipes (FIFOs: how their ends meet at open), and pipes used from every
  * CPU at once.
  *
- * Built twice: for smpix (tools/testcases/45_pipes.py boots it as init) and
+ * Built twice: for smpix (tools/test/cases/45_pipes.py boots it as init) and
  * with the host's `gcc -m32 -static -DLINUX_HOST` to run on Linux, which must
  * pass it too. Nothing here depends on the pipe's capacity (64 KiB on both).
  */

@@ -4,7 +4,7 @@
  * files refuse writers with EACCES, /proc/bkl shows procfs's own BKL site and
  * resets on "0", /proc/sys/kernel's knobs take good values and refuse bad ones
  * and stay outside the BKL. Lines "proctest: cpus N" and "proctest: cpu I
- * apicid A" let tools/testcases/46_pipes_proc.py compare with the boot log.
+ * apicid A" let tools/test/cases/46_pipes_proc.py compare with the boot log.
  *
  * On a Linux host the test may find itself where /proc cannot show what it
  * checks (a chroot with no /proc, or whose root is no mount point, a /proc of

@@ -10,7 +10,7 @@
  * lockup report, whose backtrace walks the caller's kernel stack. The walk
  * must stop at the system call's trap frame, not follow %ebp out of the
  * kernel stack (it used to fault there, and the panic's own backtrace
- * faulted again). tools/testcases/30_sched_bkl.py checks the report.
+ * faulted again). tools/test/cases/30_sched_bkl.py checks the report.
  */
 #include "gtest.h"
 

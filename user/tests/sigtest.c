@@ -1,7 +1,7 @@
 /*
  * /bin/sigtest: signals, process groups and timers, through raw system calls
  * with Linux i386's numbers and structures. The same binary runs on smpix
- * (tools/testcases/45_signals.py boots with init=/bin/sigtest) and on Linux
+ * (tools/test/cases/45_signals.py boots with init=/bin/sigtest) and on Linux
  * (the harness runs build/ubin/sigtest on the host), which proves that what
  * it expects is what Linux does.
  */

@@ -8,7 +8,7 @@
  * after a `sleep 30` once seemed to return at once.
  *
  * Each sleeper prints "sleeptest: sleeper I asked D ms slept S ms" as it
- * wakes, so that tools/testcases/55_sleep.py can check the same bound in the
+ * wakes, so that tools/test/cases/55_sleep.py can check the same bound in the
  * host's time: the guest's clock could not hide a short sleep that way.
  * Parameters, as arguments "N MIN_MS MAX_MS [SEED]" or, when booted as init,
  * in the environment (the kernel's key=value words): sleep_n (12),

@@ -202,11 +202,11 @@ static void lock_pairs_on(int cpu)
 static void t_contention(void)
 {
 	static const char *const want_bkl[] = {
-		"bkl_contended", "site_func=time_bkl_pairs holder=drivers/bench_cost.c",
+		"bkl_contended", "site_func=time_bkl_pairs holder=drivers/bench/bench_cost.c",
 		"bkl_acquire", "site_func=time_bkl_pairs contended=1", NULL,
 	};
 	static const char *const want_spin[] = {
-		"spin_contended", "lock=\"bench_cost\" at=drivers/bench_cost.c:",
+		"spin_contended", "lock=\"bench_cost\" at=drivers/bench/bench_cost.c:",
 		"spin_acquired", "lock=\"bench_cost\"", NULL,
 	};
 	int got_bkl = 0, got_spin = 0;

@@ -1,6 +1,6 @@
 /*
  * /bin/ttytest: the console tty with a person at the keyboard. Booted as
- * init; tools/testcases/47_ioctl.py types at each "ttytest: type ..." prompt.
+ * init; tools/test/cases/47_ioctl.py types at each "ttytest: type ..." prompt.
  * Canonical editing (erase, word erase) and ^D, a raw read that edits
  * nothing, job control (TIOCSCTTY, TIOCSPGRP and their errors, /dev/tty),
  * and ^C, which must reach the foreground group and nobody else.

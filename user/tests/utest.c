@@ -1,6 +1,6 @@
 /*
  * /bin/utest: the user-mode test suite. Each test prints "utest: NAME ok" or
- * "utest: NAME FAIL why"; the last line is a summary. tools/testcases/40_user.py
+ * "utest: NAME FAIL why"; the last line is a summary. tools/test/cases/40_user.py
  * boots with init=/bin/utest and reads them. Run as init, it also tests
  * adoption of orphans.
  */

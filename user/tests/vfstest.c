@@ -1434,7 +1434,7 @@ static int read_counts(struct counts *c)
 }
 
 /*
- * Booted from a hand-made initrd (tools/testcases/45_vfs.py builds it with
+ * Booted from a hand-made initrd (tools/test/cases/45_vfs.py builds it with
  * `find . | cpio -o -H newc`) as init=/sbin/check, a "#!/bin/vfstest
  * --initrd-check" script: did every kind of member come across, with its mode?
  */

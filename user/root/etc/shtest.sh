@@ -1,5 +1,5 @@
 #!/bin/sh
-# A script for the shell's test (tools/testcases/50_userland.py): run it as
+# A script for the shell's test (tools/test/cases/50_userland.py): run it as
 # `sh /etc/shtest.sh ARG` or directly, through its #! line.
 echo "script: arg1=$1 args=$0"
 n=0
