@@ -42,13 +42,13 @@ def signed(v):
 class Decoder:
     """Turns one struct trace_event into /proc/trace's line (fs/proc/proc_trace.c)."""
 
-    STATES = {"TASK_RUNNING": "R", "TASK_SLEEPING": "S", "TASK_ZOMBIE": "Z", "TASK_DEAD": "X"}
+    STATES = {"TASK_NEW": "R", "TASK_RUNNING": "R", "TASK_SLEEPING": "S", "TASK_ZOMBIE": "Z", "TASK_DEAD": "X"}
 
     def __init__(self):
         self.types = enum_names("enum trace_type", "TR_")
         self.reasons = enum_names("enum trace_switch_reason", "TRS_")
         states = gdb.lookup_type("enum task_state")
-        self.states = {int(f.enumval): self.STATES.get(f.name, "N") for f in states.fields()}
+        self.states = {int(f.enumval): self.STATES.get(f.name, "?") for f in states.fields()}
         self.syscall = syscall_names()
         self.base = int(k.ev("'timer.c'::tsc_base"))
         self.mult = int(k.ev("'timer.c'::tsc_mult"))
@@ -65,7 +65,7 @@ class Decoder:
         a = [int(e["arg"][i]) & 0xFFFFFFFF for i in range(4)]
         out = f"{int(e['cpu'])} {self.ns(int(e['tsc']))} {int(e['pid'])} {kind}"
         if kind == "switch":
-            out += (f" prev={a[0]} prev_state={self.states.get(a[2], 'N')} prev_bkl={a[3]} "
+            out += (f" prev={a[0]} prev_state={self.states.get(a[2], '?')} prev_bkl={a[3]} "
                     f"reason={self.reasons.get(flag, '?')} next={a[1]}")
         elif kind == "comm":
             raw = b"".join(x.to_bytes(4, "little") for x in a)

@@ -20,9 +20,13 @@ import pty
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 import time
+
+# bench_linux (tools/bench/) fetches Debian's kernel and writes cpio archives for both of us.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
 
 VM = "linux-686 in QEMU"
 HOST = "this host"
