@@ -39,13 +39,6 @@ def check_bklsurvey(h):
             problems.append("an extra lock_kernel() in the source went unnoticed")
     h.record(name, not problems, "; ".join(problems))
 
-    name = "docs[docs/bkl.md carries bklsurvey's table as it is now]"
-    if h.wanted(name):
-        doc = open(os.path.join(h.ROOT, "docs", "bkl.md")).read()
-        plain = subprocess.run([tool], capture_output=True, text=True, timeout=60).stdout
-        m = re.search(r"<!-- bklsurvey:begin -->\n```\n(.*?)```\n<!-- bklsurvey:end -->", doc, re.S)
-        h.record(name, bool(m) and m.group(1) == plain,
-                 "the table in docs/bkl.md differs from tools/build/bklsurvey's output: run tools/build/bklsurvey --update-doc docs/bkl.md")
 
 
 def lockup_report_of_junk_ebp_call(h):
