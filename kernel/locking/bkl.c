@@ -94,11 +94,13 @@ static inline __attribute__((always_inline)) void bkl_become_holder(struct bkl_s
 static __attribute__((noinline)) void bkl_spin(struct bkl_site *site, uint16_t ticket, bool reacquire)
 {
 	struct bkl_wait w;
+	uint16_t serving;
 
-	bkl_wait_begin(&w, site, READ_ONCE(kernel_flag.site), READ_ONCE(kernel_flag.holder_cpu));
-	while (READ_ONCE(kernel_flag.owner) != ticket) {
+	bkl_wait_begin(&w, site, READ_ONCE(kernel_flag.owner), READ_ONCE(kernel_flag.site),
+		       READ_ONCE(kernel_flag.holder_cpu));
+	while ((serving = READ_ONCE(kernel_flag.owner)) != ticket) {
 		cpu_relax();
-		if (bkl_wait_watch(&w, READ_ONCE(kernel_flag.site)))
+		if (bkl_wait_watch(&w, serving, READ_ONCE(kernel_flag.site), READ_ONCE(kernel_flag.holder_cpu)))
 			bkl_lockup_report(site, ticket, READ_ONCE(kernel_flag.owner), READ_ONCE(kernel_flag.holder),
 					  READ_ONCE(kernel_flag.holder_cpu), READ_ONCE(kernel_flag.site));
 	}

@@ -99,10 +99,11 @@ static void watch_note(struct bkl_wait *w, uint64_t now)
 	w->seen[i].cycles += now - w->since;
 }
 
-void bkl_wait_begin(struct bkl_wait *w, struct bkl_site *site, struct bkl_site *holder, int holder_cpu)
+void bkl_wait_begin(struct bkl_wait *w, struct bkl_site *site, uint16_t serving, struct bkl_site *holder,
+		    int holder_cpu)
 {
 	w->start = rdtsc();
-	w->reported = false;
+	lockup_watch_begin(&w->watch, serving, holder_cpu);
 	w->holder = holder;
 	w->since = w->start;
 	w->n = 0;

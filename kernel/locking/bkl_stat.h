@@ -10,6 +10,7 @@
 #include "kernel/locking/bkl.h"
 #include "kernel/locking/bkl_hold.h"
 #include "kernel/locking/lock_stat.h"
+#include "kernel/locking/lockup_watch.h"
 #include "kernel/locking/spinlock.h"
 #include "kernel/trace/trace.h"
 #include "kernel/x86/x86.h"
@@ -32,7 +33,7 @@ struct bkl_stat {
 
 struct bkl_wait {
 	uint64_t start;                 /* TSC when the wait began */
-	bool reported;                  /* a lockup report was printed for this wait */
+	struct lockup_watch watch;      /* is it a lockup? (kernel/locking/lockup_watch.h) */
 	struct bkl_site *holder;        /* the site holding it now, as last seen */
 	uint64_t since;                 /* when that was first seen */
 	int n;
@@ -48,26 +49,24 @@ void bkl_report(const char *what, const char *file, int line);
 /* ---- while it waits (bkl_spin()) ---------------------------------------------------------- */
 
 /* The waiter at site starts to spin; holder: the site holding the lock now, on holder_cpu. */
-void bkl_wait_begin(struct bkl_wait *w, struct bkl_site *site, struct bkl_site *holder, int holder_cpu);
+void bkl_wait_begin(struct bkl_wait *w, struct bkl_site *site, uint16_t serving, struct bkl_site *holder,
+		    int holder_cpu);
 /* Another site holds the lock now (out of line: it happens a few times a wait, not every turn). */
 void bkl_wait_holder_changed(struct bkl_wait *w, struct bkl_site *holder, uint64_t now);
 
 /*
- * One turn of the spin: holder is the site holding the lock now. True once
- * per wait, when it has gone on for spin_report_cycles: time for
- * bkl_lockup_report(). Inline: the waiter calls it as often as it looks at
- * the lock, and a call would make it notice its turn later.
+ * One turn of the spin: the ticket being served, and the site and CPU
+ * holding the lock now. True once per wait, when it looks like a lockup
+ * (kernel/locking/lockup_watch.h): time for bkl_lockup_report(). Inline: the
+ * waiter calls it as often as it looks at the lock, and a call would make it
+ * notice its turn later.
  */
-static inline __attribute__((always_inline)) bool bkl_wait_watch(struct bkl_wait *w, struct bkl_site *holder)
+static inline __attribute__((always_inline)) bool bkl_wait_watch(struct bkl_wait *w, uint16_t serving,
+								 struct bkl_site *holder, int holder_cpu)
 {
-	uint64_t now = rdtsc();
-
 	if (holder != w->holder)
-		bkl_wait_holder_changed(w, holder, now);
-	if (w->reported || now - w->start <= spin_report_cycles)
-		return false;
-	w->reported = true;
-	return true;
+		bkl_wait_holder_changed(w, holder, rdtsc());
+	return lockup_watch_turn(&w->watch, serving, holder_cpu);
 }
 
 /*

@@ -3,6 +3,7 @@
 
 #include "kernel/locking/atomic.h"
 #include "kernel/locking/lockdep.h"
+#include "kernel/locking/lockup_watch.h"
 #include "kernel/cpu.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
@@ -91,17 +92,17 @@ static __attribute__((noinline)) void spin_wait(spinlock_t *l, uint16_t ticket, 
 {
 	/* Where the holder took it, read before it moves on: lock_stat's contending point. */
 	struct lock_point holder = { .file = READ_ONCE(l->file), .line = READ_ONCE(l->line) };
+	struct lockup_watch watch;
+	uint16_t serving;
 	uint64_t start, waited;
-	bool reported = false;
 
 	trace_spin_contended(l, l->name, file, line);
 	start = rdtsc();
-	while (READ_ONCE(l->owner) != ticket) {
+	lockup_watch_begin(&watch, READ_ONCE(l->owner), READ_ONCE(l->holder_cpu));
+	while ((serving = READ_ONCE(l->owner)) != ticket) {
 		cpu_relax();
-		if (!reported && rdtsc() - start > spin_report_cycles) {
+		if (lockup_watch_turn(&watch, serving, READ_ONCE(l->holder_cpu)))
 			report_lockup(l, file, line, ticket);
-			reported = true;
-		}
 	}
 	waited = rdtsc() - start;
 	trace_spin_acquired(l, l->name, waited);
