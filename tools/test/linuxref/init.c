@@ -104,6 +104,30 @@ static int parse(char *line, struct run *r)
 	return a > 0;
 }
 
+/*
+ * tty mode: when a session leader exits, Linux hangs its (non-pty) controlling
+ * terminal up, and the hangup throws away what is still waiting to go out
+ * of the serial line: a slow host lost a test's last lines that way. So the
+ * leader is this process, which runs the program in a child, lets the
+ * line drain, and only then exits, as the program did.
+ */
+static void lead_session_until_drained(void)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid <= 0)
+		return;                 /* the child (or no fork at all) runs the program */
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	tcdrain(1);
+	if (WIFSIGNALED(st)) {
+		signal(WTERMSIG(st), SIG_DFL);
+		kill(getpid(), WTERMSIG(st));
+	}
+	_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 127);
+}
+
 /* In the child: the program's standard files, as its mode says. */
 static void set_up_files(const struct run *r, int out)
 {
@@ -120,6 +144,7 @@ static void set_up_files(const struct run *r, int out)
 		dup2(fd, 2);
 		if (fd > 2)
 			close(fd);
+		lead_session_until_drained();
 		return;
 	}
 	fd = open("/dev/null", O_RDONLY);
@@ -267,6 +292,7 @@ static int relay(pid_t pid, int in, int timeout, int *last_char)
 		if (now() > deadline) {
 			show_stuck(pid);
 			kill(pid, SIGKILL);
+			kill(-pid, SIGKILL);    /* tty mode: the program, a child of its session's leader */
 			waitpid(pid, &st, 0);
 			return -1;
 		}
