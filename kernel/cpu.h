@@ -27,6 +27,14 @@ struct cpu {
 	int irq_nesting;                /* >0 while this CPU is in an interrupt handler */
 	volatile bool need_resched;     /* set by the tick or a wakeup IPI, checked on return */
 	uint64_t ticks;                 /* timer ticks seen by this CPU */
+	/*
+	 * The ticks that found this CPU running since the one before: a tick that
+	 * comes two periods or more after the last is the host resuming a vCPU it
+	 * had stopped, and says nothing of how long this CPU ran (kernel/time/timer.c).
+	 * Waits for a CPU are counted in these: the kernel's own lateness.
+	 */
+	uint64_t ran_ticks;
+	uint64_t last_tick_tsc;
 	uint64_t resched_ipis;          /* reschedule IPIs received */
 	/* Spinlocks held right now, for might_sleep() and lock reports. */
 	int nlocks_held;

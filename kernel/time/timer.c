@@ -123,11 +123,17 @@ void timer_calibrate(void)
 /* The tick: count it, acknowledge it, fire due alarms (CPU 0 alone), then let the scheduler look. */
 static void timer_interrupt(struct trapframe *tf)
 {
-	this_cpu()->ticks++;
+	struct cpu *c = this_cpu();
+	uint64_t now = rdtsc();
+
+	c->ticks++;
+	if (now - c->last_tick_tsc < 2 * (tsc_hz / HZ))
+		c->ran_ticks++;
+	c->last_tick_tsc = now;
 	lapic_eoi();
-	if (this_cpu()->id == 0) {
+	if (c->id == 0) {
 		itimer_tick();
-		console_tick(this_cpu()->ticks);
+		console_tick(c->ticks);
 	}
 	sched_tick();
 }

@@ -8,9 +8,10 @@
  *    scheduler's wait does not see a task stopped by interrupts;
  *  - a writer killed with SIGKILL is gone within a second;
  *  - a big console write cut short by a signal returns what it wrote.
- * Waits are measured in timer ticks, which a busy host machine stretches
- * little (a vCPU the host does not run gets no ticks; one it runs in short
- * slices gets them all, though), so the bounds are the kernel's own. Run it
+ * Waits are measured in the ticks that found their CPU running (a tick that
+ * comes after the host stopped the vCPU for a while does not count:
+ * kernel/time/timer.c), so a busy host machine stretches them little and
+ * the bounds are the kernel's own. Run it
  * as init= or from the shell; three settings come from the environment (as
  * init, from the kernel's command line): loadtest_seconds (2),
  * loadtest_wait_ticks, the bound on a wait (20), and loadtest_stall_ticks,
