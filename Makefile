@@ -144,7 +144,7 @@ $(BUILD)/ubin/test: $(BUILD)/user/bin/sh/test.c.o
 # Linked as any user would: glibc's start-up mprotect()s its RELRO segment read-only.
 COMPAT_SRCS := $(wildcard user/compat/*.c)
 COMPAT_PROGS := $(patsubst user/compat/%.c,$(BUILD)/ubin/compat-%,$(COMPAT_SRCS))
-COMPAT_CFLAGS := -m32 -static -O2 -s -Wall -Wextra -Wno-unused-parameter -Werror
+COMPAT_CFLAGS := -m32 -static -pthread -O2 -s -Wall -Wextra -Wno-unused-parameter -Werror
 
 $(BUILD)/ubin/compat-%: user/compat/%.c
 	@mkdir -p $(dir $@)
@@ -263,10 +263,24 @@ QEMUOPTS = -machine pc $(QEMU_ACCEL) -smp $(CPUS) -m $(MEM) -nographic -no-reboo
 # QEMU ends: WRAP_ON does, whatever QEMU's exit status (which it keeps), on a terminal only.
 WRAP_ON = status=$$?; if [ -t 1 ]; then printf '\033[?7h'; fi; exit $$status
 
-qemu: all $(BOOT_INITRD)
+# make qemu DISK=1: with build/disk.img (make disk) as hda, an IDE disk (docs/block.md).
+DISK ?=
+QEMU_DISK = $(if $(filter-out 0,$(DISK)),-drive file=$(BUILD)/disk.img$(comma)format=raw$(comma)if=ide$(comma)index=0)
+comma := ,
+
+qemu: all $(BOOT_INITRD) $(if $(filter-out 0,$(DISK)),disk)
 	@tools/build/need.sh $(QEMU)
-	$(QEMU) $(QEMUOPTS) -kernel $(BUILD)/kernel.elf -initrd $(BOOT_INITRD) -append "$(APPEND)"; \
+	$(QEMU) $(QEMUOPTS) -kernel $(BUILD)/kernel.elf -initrd $(BOOT_INITRD) $(QEMU_DISK) -append "$(APPEND)"; \
 		$(WRAP_ON)
+
+# make disk: build/disk.img, 64 MiB: an MBR, hda1 an ext2 file system made by e2fsprogs' mke2fs -d from
+# user/root (tools/build/mkdisk.py), hda2 a raw scratch partition. Made once; rm it to start afresh.
+DISK_MIB ?= 64
+disk: $(BUILD)/disk.img
+$(BUILD)/disk.img:
+	@PATH="$$PATH:/usr/sbin:/sbin" tools/build/need.sh mke2fs $(PYTHON)
+	@mkdir -p $(BUILD)
+	PATH="$$PATH:/usr/sbin:/sbin" $(PYTHON) tools/build/mkdisk.py $@ $(DISK_MIB) --root user/root
 
 qemu-gdb: all $(BOOT_INITRD)
 	@tools/build/need.sh $(QEMU) gdb
@@ -340,7 +354,8 @@ $(BUILD)/vfstest-linux: user/tests/vfstest.c $(wildcard kernel/uapi/*.h)
 
 # The pipe, procfs, ioctl, mmap and sleep tests likewise (user/tests/gtest.h gives them raw syscalls on both).
 GTESTS_LINUX := $(BUILD)/pipetest-linux $(BUILD)/flocktest-linux $(BUILD)/proctest-linux $(BUILD)/ioctltest-linux \
-	$(BUILD)/mmaptest-linux $(BUILD)/sleeptest-linux $(BUILD)/compattest-linux
+	$(BUILD)/mmaptest-linux $(BUILD)/sleeptest-linux $(BUILD)/compattest-linux $(BUILD)/threadtest-linux \
+	$(BUILD)/tlbtest-linux
 $(GTESTS_LINUX): $(BUILD)/%-linux: user/tests/%.c user/tests/gtest.h $(wildcard kernel/uapi/*.h)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $< (Linux, i386, static)")
@@ -452,10 +467,10 @@ clean:
 
 help:
 	@sed -n '/^## /s/^## //p' README.md | head -0
-	@echo "targets: all qemu qemu-gdb gdb iso qemu-iso test check fuzz bench bench-eras bench-linux trace handout grade deps busybox compile_commands.json clean"
+	@echo "targets: all disk qemu qemu-gdb gdb iso qemu-iso test check fuzz bench bench-eras bench-linux trace handout grade deps busybox compile_commands.json clean"
 	@echo "variables: CPUS=$(CPUS) MEM=$(MEM) ACCEL=$(ACCEL) APPEND='$(APPEND)' GDBPORT=$(GDBPORT) SECONDS=$(SECONDS) SEED=$(SEED) LAB=$(LAB) BUSYBOX=$(BUSYBOX) CMD='$(CMD)' ERA=$(ERA) ERAS=$(ERAS)"
 
-.PHONY: all qemu qemu-gdb gdb iso qemu-iso test check test-tools era-2.6.39 bench-eras build-tools fuzz hosttest bench bench-linux trace handout grade deps clean help \
+.PHONY: disk all qemu qemu-gdb gdb iso qemu-iso test check test-tools era-2.6.39 bench-eras build-tools fuzz hosttest bench bench-linux trace handout grade deps clean help \
 	busybox busybox-maybe \
 	compile_commands.json
 .DELETE_ON_ERROR:

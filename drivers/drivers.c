@@ -6,6 +6,7 @@
 #include "drivers/drivers.h"
 
 #include "drivers/bench/bench.h"
+#include "drivers/block/block.h"
 #include "drivers/tty/console.h"
 #include "drivers/char/cpuid.h"
 #include "drivers/char/debugcon.h"
@@ -29,4 +30,5 @@ void drivers_init(void)
 	journal_init();         /* /dev/journal: lab 6's driver (docs/labs/) */
 	debugcon_init();        /* /dev/debugcon: port 0xE9, how make trace gets the trace out */
 	ledger_init();          /* /dev/ledger: lab 7's driver (docs/labs/) */
+	block_init();           /* /dev/hda..: IDE disks, the block layer, the buffer cache (docs/block.md) */
 }

@@ -7,6 +7,7 @@
 #include "fs/dir_ops.h"
 
 #include "fs/file.h"
+#include "fs/fs_struct.h"
 #include "fs/mount.h"
 #include "fs/namei.h"
 #include "fs/vfs.h"
@@ -151,7 +152,7 @@ static long make_node(int dirfd, const char *upath, uint32_t mode, uint32_t rdev
 
 long sys_mkdirat(int dirfd, const char *upath, uint32_t mode)
 {
-	return make_node(dirfd, upath, S_IFDIR | (mode & 01777 & ~current->umask), 0, NULL);
+	return make_node(dirfd, upath, S_IFDIR | (mode & 01777 & ~READ_ONCE(current->fs->umask)), 0, NULL);
 }
 
 long sys_mkdir(const char *upath, uint32_t mode)
@@ -169,7 +170,7 @@ long sys_mknodat(int dirfd, const char *upath, uint32_t mode, uint32_t dev)
 		return -EPERM;
 	if (type != S_IFREG && type != S_IFCHR && type != S_IFBLK && type != S_IFIFO && type != S_IFSOCK)
 		return -EINVAL;
-	return make_node(dirfd, upath, type | (mode & 07777 & ~current->umask),
+	return make_node(dirfd, upath, type | (mode & 07777 & ~READ_ONCE(current->fs->umask)),
 			 type == S_IFCHR || type == S_IFBLK ? dev : 0, NULL);
 }
 

@@ -33,8 +33,10 @@ struct fdtable *fdtable_alloc(void)
 {
 	struct fdtable *t = kzalloc(sizeof(*t));
 
-	if (t)
+	if (t) {
+		atomic_set(&t->refs, 1);
 		spin_lock_init(&t->lock, "fdtable");
+	}
 	return t;
 }
 
@@ -77,9 +79,15 @@ static bool always(struct fdtable *t, int fd)
 	return true;
 }
 
+struct fdtable *fdtable_get(struct fdtable *t)
+{
+	atomic_inc(&t->refs);
+	return t;
+}
+
 void fdtable_free(struct fdtable *t)
 {
-	if (!t)
+	if (!t || !atomic_dec_and_test(&t->refs))
 		return;
 	close_matching(t, always);
 	kfree(t);

@@ -6,6 +6,7 @@
 #ifndef FS_FDTABLE_H
 #define FS_FDTABLE_H
 
+#include "kernel/locking/atomic.h"
 #include "kernel/locking/spinlock.h"
 #include "kernel/types.h"
 
@@ -15,6 +16,7 @@ struct file;
 struct task;
 
 struct fdtable {
+	atomic_t refs;                  /* tasks that use it: threads made with CLONE_FILES share one */
 	/*
 	 * Protects fd[] and cloexec[]. Held only to look up, install or clear a
 	 * slot (never across a file operation): a lookup takes its own reference
@@ -30,7 +32,9 @@ struct fdtable {
 struct fdtable *fdtable_alloc(void);
 /* A copy of t for fork(): same files (each referenced again), same close-on-exec bits. */
 struct fdtable *fdtable_fork(struct fdtable *t);
-/* Close every descriptor and free the table (exit). */
+/* One more task uses t (clone with CLONE_FILES). */
+struct fdtable *fdtable_get(struct fdtable *t);
+/* A task lets go of t (exit); the last one closes every descriptor and frees the table. NULL is fine. */
 void fdtable_free(struct fdtable *t);
 /* Close the close-on-exec descriptors (execve, past its point of no return). */
 void fdtable_exec(struct fdtable *t);

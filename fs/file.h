@@ -58,6 +58,8 @@ struct file_operations {
 	int (*nread)(struct file *f);
 	/* poll(2): the POLL* bits true now (NULL: always readable and writable, as Linux's default). */
 	unsigned (*poll)(struct file *f);
+	/* fsync(2): write what is cached for f back to its disk and wait; 0 or -EIO (NULL: nothing to do). */
+	int (*fsync)(struct file *f);
 };
 
 /*

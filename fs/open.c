@@ -3,9 +3,11 @@
  * the tree by name: open, openat, creat, access, faccessat, truncate,
  * ftruncate, chmod, fchmod, chdir, fchdir, getcwd, umask.
  */
+#include "fs/block_dev.h"
 #include "fs/devfs/chrdev.h"
 #include "fs/fdtable.h"
 #include "fs/file.h"
+#include "fs/fs_struct.h"
 #include "fs/mount.h"
 #include "fs/namei.h"
 #include "fs/pipe/pipe.h"
@@ -48,7 +50,9 @@ int walk_start_get(int dirfd, const char *path, struct walk_start *s)
 	s->root = igrab(root);
 	/* An absolute path ignores dirfd, even a bad one, as Linux does. */
 	if (path[0] == '/' || dirfd == AT_FDCWD) {
-		s->cwd = igrab(current->cwd ? current->cwd : root);
+		s->cwd = fs_cwd_get(current);
+		if (!s->cwd)
+			s->cwd = igrab(root);
 		return 0;
 	}
 	f = fd_get(dirfd);
@@ -82,7 +86,9 @@ static int fops_for(struct inode *inode, const struct file_operations **fops)
 	case S_IFIFO:
 		*fops = &fifo_fops;     /* the ends meet in its open() (fs/pipe/pipe.c) */
 		return 0;
-	case S_IFBLK:                   /* no block devices */
+	case S_IFBLK:
+		*fops = &blkdev_fops;   /* its open() finds the disk (fs/block_dev.c) */
+		return 0;
 	case S_IFSOCK:                  /* no sockets: Linux too answers ENXIO here */
 		return -ENXIO;
 	case S_IFLNK:
@@ -119,7 +125,7 @@ static int open_lookup(const struct walk_start *s, const char *path, int flags, 
 		iput(dir);              /* "dir/", "/", "." and "..": directories, not files to create */
 		return -EISDIR;
 	}
-	r = lookup_create(dir, &last, S_IFREG | (mode & 07777 & ~current->umask), flags & O_EXCL,
+	r = lookup_create(dir, &last, S_IFREG | (mode & 07777 & ~READ_ONCE(current->fs->umask)), flags & O_EXCL,
 			  &inode, &created);
 	if (r < 0 || created || !S_ISLNK(inode->i_mode)) {
 		iput(dir);
@@ -360,13 +366,10 @@ long sys_fchmod(int fd, uint32_t mode)
 	return 0;
 }
 
-/* Make dir (referenced; the reference moves in) the current directory. */
+/* Make dir (referenced; the reference moves in) the current directory, of every thread sharing it. */
 static void set_cwd(struct inode *dir)
 {
-	struct inode *old = current->cwd;
-
-	current->cwd = dir;
-	iput(old);
+	fs_cwd_set(current, dir);
 }
 
 long sys_chdir(const char *upath)
@@ -397,7 +400,7 @@ long sys_fchdir(int fd)
 
 long sys_getcwd(char *ubuf, size_t size)
 {
-	struct inode *root = mount_root()->root;
+	struct inode *root = mount_root()->root, *cwd;
 	char *buf;
 	int n;
 
@@ -406,7 +409,10 @@ long sys_getcwd(char *ubuf, size_t size)
 	buf = kmalloc(PATH_MAX);
 	if (!buf)
 		return -ENOMEM;
-	n = path_of_dir(root, current->cwd ? current->cwd : root, buf, PATH_MAX);
+	cwd = fs_cwd_get(current);
+	n = path_of_dir(root, cwd ? cwd : root, buf, PATH_MAX);
+	if (cwd)
+		iput(cwd);
 	if (n > 0 && (size_t)n > size)
 		n = -ERANGE;
 	if (n > 0 && copy_to_user(ubuf, buf, (size_t)n) < 0)
@@ -417,8 +423,6 @@ long sys_getcwd(char *ubuf, size_t size)
 
 long sys_umask(uint32_t mask)
 {
-	uint32_t old = current->umask;
-
-	current->umask = mask & 0777;
-	return (long)old;
+	/* Shared with CLONE_FS threads: swapped in one locked instruction, as Linux's xchg(). */
+	return (long)__atomic_exchange_n(&current->fs->umask, mask & 0777, __ATOMIC_SEQ_CST);
 }

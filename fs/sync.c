@@ -1,4 +1,13 @@
-/* sync and fsync: ramfs has nothing to write back, so both succeed at once (fsync checks its fd). */
+/*
+ * sync, fsync, fdatasync and syncfs: write the buffer cache back (fs/buffer.c).
+ * sync(2) writes every dirty buffer and waits for them, as Linux has done since
+ * 1.3.20 (it only started the writes before). fsync(2) asks the file's own
+ * fsync(): a block device writes its dirty buffers; ramfs has none (NULL:
+ * nothing to do). syncfs(2) writes the buffers of the file's file system; the
+ * file systems on disks that would name their device are yet to come, so for
+ * now it writes all of them, which is more than it must and never less.
+ */
+#include "fs/buffer.h"
 #include "fs/fdtable.h"
 #include "fs/file.h"
 #include "kernel/syscall/handlers.h"
@@ -6,20 +15,36 @@
 
 long sys_sync(void)
 {
+	sync_all_buffers();     /* sync(2) reports nothing, as Linux's */
 	return 0;
 }
 
 long sys_fsync(int fd)
 {
 	struct file *f = fd_get(fd);
+	long r = 0;
 
 	if (!f)
 		return -EBADF;
+	if (f->f_op && f->f_op->fsync)
+		r = f->f_op->fsync(f);
 	fput(f);
-	return 0;
+	return r;
 }
 
 long sys_fdatasync(int fd)
 {
 	return sys_fsync(fd);
+}
+
+long sys_syncfs(int fd)
+{
+	struct file *f = fd_get(fd);
+	long r;
+
+	if (!f)
+		return -EBADF;
+	r = sync_all_buffers();
+	fput(f);
+	return r;
 }

@@ -5,6 +5,7 @@
 #include "fs/fdtable.h"
 #include "fs/file.h"
 #include "fs/flock.h"
+#include "fs/fs_struct.h"
 #include "fs/initrd/initrd.h"
 #include "fs/mount.h"
 #include "fs/namei.h"
@@ -54,10 +55,11 @@ int vfs_proc_init(struct task *t)
 	int r;
 
 	t->files = fdtable_alloc();
-	if (!t->files)
+	t->fs = fs_struct_new(igrab(mount_root()->root), DEFAULT_UMASK);
+	if (!t->files || !t->fs) {
+		vfs_proc_exit(t);
 		return -ENOMEM;
-	t->umask = DEFAULT_UMASK;
-	t->cwd = igrab(mount_root()->root);
+	}
 	/* Opened through the VFS like any file, by the kernel thread that starts init. */
 	r = vfs_open_kernel("/dev/console", O_RDWR, &console);
 	if (r < 0) {
@@ -71,18 +73,36 @@ int vfs_proc_init(struct task *t)
 	return 0;
 }
 
-int vfs_proc_fork(struct task *parent, struct task *child)
+int vfs_proc_fork(struct task *parent, struct task *child, bool share_files, bool share_fs)
 {
-	child->umask = parent->umask;
-	child->cwd = parent->cwd ? igrab(parent->cwd) : NULL;
 	child->files = NULL;
+	child->fs = NULL;
+	if (parent->fs) {
+		child->fs = share_fs ? fs_struct_get(parent->fs) : fs_struct_copy(parent->fs);
+		if (!child->fs)
+			return -ENOMEM;
+	}
 	if (parent->files) {
-		child->files = fdtable_fork(parent->files);
+		child->files = share_files ? fdtable_get(parent->files) : fdtable_fork(parent->files);
 		if (!child->files) {
 			vfs_proc_exit(child);
 			return -ENOMEM;
 		}
 	}
+	return 0;
+}
+
+int vfs_unshare_files(struct task *t)
+{
+	struct fdtable *own;
+
+	if (!t->files || atomic_read(&t->files->refs) == 1)
+		return 0;
+	own = fdtable_fork(t->files);
+	if (!own)
+		return -ENOMEM;
+	fdtable_free(t->files);
+	t->files = own;
 	return 0;
 }
 
@@ -94,10 +114,10 @@ void vfs_proc_exec(struct task *t)
 void vfs_proc_exit(struct task *t)
 {
 	struct fdtable *files = t->files;
-	struct inode *cwd = t->cwd;
+	struct fs_struct *fs = t->fs;
 
 	t->files = NULL;
-	t->cwd = NULL;
+	t->fs = NULL;
 	fdtable_free(files);
-	iput(cwd);
+	fs_struct_put(fs);
 }

@@ -18,11 +18,21 @@ void vfs_init(void);
 
 /* Give init its fds 0, 1, 2 (/dev/console, through the VFS) and / as its directory. */
 int vfs_proc_init(struct task *t);
-/* fork(): the child gets a copy of the parent's table (same files), directory and umask. */
-int vfs_proc_fork(struct task *parent, struct task *child);
+/*
+ * fork() and clone(): the child gets a copy of the parent's table (same
+ * files), directory and umask; or, with share_files / share_fs (CLONE_FILES,
+ * CLONE_FS), the very same table, or directory and umask.
+ */
+int vfs_proc_fork(struct task *parent, struct task *child, bool share_files, bool share_fs);
+/*
+ * execve(), before its point of no return, once the other threads are gone:
+ * a table still shared with another process (clone with CLONE_FILES) becomes
+ * t's own copy, as Linux's unshare_files(). 0 or -ENOMEM.
+ */
+int vfs_unshare_files(struct task *t);
 /* execve(), past its point of no return: close the close-on-exec descriptors. */
 void vfs_proc_exec(struct task *t);
-/* exit: close every descriptor, drop the directory. */
+/* exit: let go of the table (the last user closes every descriptor) and the directory. */
 void vfs_proc_exit(struct task *t);
 
 /* Open path (a kernel string, relative to the current directory) from inside the kernel. */

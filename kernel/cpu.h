@@ -13,6 +13,7 @@
 
 struct task;
 struct spinlock;
+struct mm;
 
 struct cpu {
 	struct cpu *self;               /* must stay first: this_cpu() reads %gs:0 */
@@ -42,6 +43,15 @@ struct cpu {
 	int lockdep_recursion;          /* inside the lock-order checker: it does not check itself */
 	uint64_t gdt[GDT_ENTRIES];
 	struct tss tss;
+	/*
+	 * The address space whose page tables are in CR3 (NULL: kernel_pgdir).
+	 * A kernel thread keeps the last process's loaded (tlb_lazy): this CPU
+	 * stays in that mm's cpu_mask until a shootdown tells it to leave
+	 * (kernel/mm/tlb.c). Changed by this CPU only, with interrupts off.
+	 */
+	struct mm *active_mm;
+	bool tlb_lazy;
+	uint64_t tlb_ipis;              /* TLB shootdown IPIs this CPU answered */
 } __cacheline_aligned;          /* a CPU's fields never share a line with another CPU's */
 
 extern struct cpu cpus[MAX_CPUS];

@@ -14,6 +14,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/locking/spinlock.h"
+#include "kernel/mm/tlb.h"
 #include "kernel/time/timer.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/x86/lapic.h"
@@ -190,4 +191,5 @@ void ipi_init(void)
 	trap_set_handler(T_IPI_STOP, stop_interrupt);
 	trap_set_handler(T_NMI, nmi_interrupt);
 	panic_stop_other_cpus = stop_other_cpus;
+	tlb_init();                     /* the shootdown IPI (kernel/mm/tlb.c) */
 }

@@ -9,6 +9,7 @@
 #include "kernel/locking/atomic.h"
 #include "kernel/cpu.h"
 #include "kernel/printk.h"
+#include "kernel/sched/sched.h"
 #include "kernel/locking/spinlock.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/x86/ioapic.h"
@@ -63,6 +64,14 @@ int irq_request(int irq, irq_handler_t handler, const char *name)
 	if (r < 0)
 		irq_free(irq);
 	return r;
+}
+
+int irq_set_affinity(int irq, int cpu)
+{
+	if (irq < 0 || irq >= NR_IRQS || !READ_ONCE(lines[irq].handler) || cpu < 0 || cpu >= MAX_CPUS ||
+	    !(cpu_online_mask() & (1u << cpu)))
+		return -EINVAL;
+	return ioapic_route_irq(irq, T_IRQ0 + irq, cpu);
 }
 
 void irq_free(int irq)

@@ -22,6 +22,12 @@ typedef void (*irq_handler_t)(int irq);
  * cannot route it) or -EBUSY (the line has a handler already).
  */
 int irq_request(int irq, irq_handler_t handler, const char *name);
+/*
+ * Deliver line irq (which has a handler) to CPU cpu from now on, as Linux's
+ * /proc/irq/N/smp_affinity does; the IDE driver spreads its two channels
+ * this way. 0, or -EINVAL for a free line or an offline CPU.
+ */
+int irq_set_affinity(int irq, int cpu);
 /* Mask the line and forget its handler. */
 void irq_free(int irq);
 

@@ -10,6 +10,7 @@
 #include "kernel/locking/lockdep.h"
 #include "kernel/cpu.h"
 #include "kernel/era.h"
+#include "kernel/futex/futex.h"
 #include "kernel/ktest.h"
 #include "kernel/mm/meminit.h"
 #include "kernel/multiboot.h"
@@ -111,6 +112,7 @@ void kmain(uint32_t magic, physaddr_t mbi_phys)
 	lockdep_init();         /* lockdep=1: the lock-order checker, on from here (kernel/locking/lockdep.c) */
 	era_init();             /* era=2.6.8 and the like: the knobs as a Linux version had them */
 	sched_init();           /* before the APs start: each enters the scheduler */
+	futex_init();           /* the futex hash table's buckets (kernel/futex/futex.c) */
 	proc_init();            /* the syscall gate and the fault hooks, before any process */
 	smp_init();             /* APICs, timers, IOAPIC routing, the other CPUs */
 	trace_init();           /* trace=1: the event rings, on from here (kernel/trace/trace.c) */

@@ -1,7 +1,7 @@
 /*
  * What a program asks about the system and itself: uname, sysinfo, the user
  * and group ids (one user, root), gettid, prctl's name, and the per-thread
- * pointers glibc registers at start-up (set_tid_address, set_robust_list).
+ * pointer glibc registers at start-up (set_tid_address; set_robust_list is in kernel/futex/robust.c).
  */
 #include "kernel/lib/string.h"
 #include "kernel/mm/memlayout.h"
@@ -86,28 +86,20 @@ long sys_geteuid(void) { return 0; }
 long sys_getgid(void) { return 0; }
 long sys_getegid(void) { return 0; }
 
-/* One thread per process: the thread id is the process id. */
+/* The thread's own id (getpid() is its group's). */
 long sys_gettid(void)
 {
 	return current->pid;
 }
 
-/* Where a thread library wants its tid cleared at exit; a process has no one to tell, so it is kept only. */
+/* Where a thread library wants its tid cleared and futex-woken at exit (kernel/process/thread.c). */
 long sys_set_tid_address(uint32_t tidptr)
 {
 	current->clear_child_tid = tidptr;
 	return current->pid;
 }
 
-#define ROBUST_LIST_HEAD_SIZE 12        /* struct robust_list_head on i386 */
-
-long sys_set_robust_list(uint32_t head, size_t len)
-{
-	if (len != ROBUST_LIST_HEAD_SIZE)
-		return -EINVAL;
-	current->robust_list = head;
-	return 0;
-}
+/* set_robust_list and get_robust_list are in kernel/futex/robust.c. */
 
 #define PR_SET_NAME 15
 #define PR_GET_NAME 16

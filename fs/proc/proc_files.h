@@ -27,6 +27,10 @@ void proc_show_pid_sched(struct procbuf *pb, void *arg);
 bool proc_pid_exists(int pid);
 /* The smallest pid >= from that /proc shows, or -1: for listing /proc. */
 int proc_pid_next(int from);
+/* The smallest id >= from of a thread of process tgid, or -1: for listing /proc/PID/task. */
+int proc_tid_next(int tgid, int from);
+/* The process (thread group id) thread tid belongs to, or -1 if /proc does not show it. */
+int proc_tid_tgid(int tid);
 /* The path of pid's program into buf (no NUL): its length, or -ENOENT. */
 int proc_pid_exe(int pid, char *buf, size_t size);
 

@@ -231,6 +231,11 @@ void proc_show_interrupts(struct procbuf *pb, void *arg)
 		if (cpus[c].online)
 			procbuf_printf(pb, "%10llu ", (unsigned long long)cpus[c].resched_ipis);
 	procbuf_printf(pb, "  Rescheduling interrupts\n");
+	procbuf_printf(pb, "%3s: ", "TLB");
+	for (int c = 0; c < ncpus; c++)
+		if (cpus[c].online)
+			procbuf_printf(pb, "%10llu ", (unsigned long long)cpus[c].tlb_ipis);
+	procbuf_printf(pb, "  TLB shootdowns\n");
 }
 
 /* ---- /proc/mounts ------------------------------------------------------------------- */

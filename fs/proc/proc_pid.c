@@ -17,6 +17,7 @@
 #include "kernel/mm/memlayout.h"
 #include "kernel/mm/mm.h"
 #include "kernel/process/proc.h"
+#include "kernel/process/thread.h"
 #include "kernel/signal/signal.h"
 #include "kernel/locking/spinlock.h"
 #include "kernel/sched/task.h"
@@ -25,10 +26,17 @@
 
 #define USER_HZ 100             /* the unit of times in /proc/PID/stat, as on Linux i386 */
 
-/* Processes only, as kill() sees them (kernel/sched/task.c: task_find). tasks_lock held. */
+/*
+ * Processes and their threads, as kill() and tgkill() see them
+ * (kernel/sched/task.c: task_find): a leader that exited before its
+ * threads still stands for them. tasks_lock held.
+ */
 static bool shown(const struct task *t)
 {
-	return t->mm && t->state != TASK_DEAD && t->state != TASK_NEW;
+	if (t->state == TASK_DEAD || t->state == TASK_NEW)
+		return false;
+	return t->mm || (t->is_process && t->group_leader == t && !t->exited &&
+			 READ_ONCE(t->group->nr_threads) > 0);
 }
 
 /* The task with pid, or NULL. tasks_lock held: the task stays valid while it is. */
@@ -66,11 +74,43 @@ int proc_pid_next(int from)
 	list_for_each(pos, &all_tasks) {
 		struct task *t = list_entry(pos, struct task, all_link);
 
-		if (shown(t) && t->pid >= from && (best < 0 || t->pid < best))
+		/* /proc lists processes; a thread's own directory is there, unlisted, as in Linux. */
+		if (shown(t) && t->group_leader == t && t->pid >= from && (best < 0 || t->pid < best))
 			best = t->pid;
 	}
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	return best;
+}
+
+/* The smallest id >= from of a thread of process tgid that /proc shows, or -1: for /proc/PID/task. */
+int proc_tid_next(int tgid, int from)
+{
+	struct list_head *pos;
+	int best = -1;
+	uint32_t flags;
+
+	spin_lock_irqsave(&tasks_lock, flags);
+	list_for_each(pos, &all_tasks) {
+		struct task *t = list_entry(pos, struct task, all_link);
+
+		if (shown(t) && t->tgid == tgid && t->pid >= from && (best < 0 || t->pid < best))
+			best = t->pid;
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return best;
+}
+
+int proc_tid_tgid(int tid)
+{
+	struct task *t;
+	uint32_t flags;
+	int tgid;
+
+	spin_lock_irqsave(&tasks_lock, flags);
+	t = find_locked(tid);
+	tgid = t ? t->tgid : -1;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return tgid;
 }
 
 static const char *state_name(char letter)
@@ -96,7 +136,8 @@ struct pid_snapshot {
 	char state;
 	char name[TASK_NAME_LEN];
 	uint32_t cpus_allowed;
-	uint64_t sig_pending, sig_blocked, sig_ignored, sig_caught;     /* bit n-1: signal n */
+	int tgid, threads;
+	uint64_t sig_pending, sig_shared, sig_blocked, sig_ignored, sig_caught; /* bit n-1: signal n */
 	uint64_t runtime_ns, switches, start_ns;
 	uint64_t wait_max_ns, wait_sum_ns, wait_max_ticks, wait_count;
 	uint32_t vm_pages, brk_start, brk;
@@ -112,7 +153,9 @@ static bool snapshot(int pid, struct pid_snapshot *s)
 	t = find_locked(pid);
 	if (t) {
 		s->pid = t->pid;
-		s->ppid = t->parent ? t->parent->pid : 0;
+		s->tgid = t->tgid;
+		s->threads = READ_ONCE(t->group->nr_threads);
+		s->ppid = t->group_leader->parent ? t->group_leader->parent->tgid : 0;
 		s->cpu = t->cpu;
 		s->state = task_state_letter(t->state);
 		strlcpy(s->name, t->name, sizeof(s->name));
@@ -123,10 +166,11 @@ static bool snapshot(int pid, struct pid_snapshot *s)
 		 * tasks_lock anywhere else): a display may be one signal behind.
 		 */
 		s->sig_pending = READ_ONCE(t->sig.pending);
+		s->sig_shared = READ_ONCE(t->group->shared_pending);
 		s->sig_blocked = READ_ONCE(t->sig.blocked);
 		s->sig_ignored = s->sig_caught = 0;
 		for (int sig = 1; sig <= _NSIG; sig++) {
-			uint32_t h = READ_ONCE(t->sig.action[sig - 1].sa_handler);
+			uint32_t h = READ_ONCE(t->sighand->action[sig - 1].sa_handler);
 
 			if (h == SIG_IGN)
 				s->sig_ignored |= 1ull << (sig - 1);
@@ -173,7 +217,7 @@ void proc_show_pid_stat(struct procbuf *pb, void *arg)
 	/* 10 minflt, 11 cminflt, 12 majflt, 13 cmajflt, 14 utime, 15 stime, 16 cutime, 17 cstime */
 	procbuf_printf(pb, "0 0 0 0 %llu 0 0 0 ", ticks);
 	/* 18 priority, 19 nice, 20 num_threads, 21 itrealvalue, 22 starttime (ticks since boot), 23 vsize, 24 rss */
-	procbuf_printf(pb, "20 0 1 0 %llu %u %u ", s.start_ns / (1000000000ull / USER_HZ),
+	procbuf_printf(pb, "20 0 %d 0 %llu %u %u ", s.threads, s.start_ns / (1000000000ull / USER_HZ),
 		       s.vm_pages * PAGE_SIZE, s.vm_pages);
 	/* 25 rsslim, 26 startcode, 27 endcode, 28 startstack, 29 kstkesp, 30 kstkeip */
 	procbuf_printf(pb, "4294967295 0 0 0 0 0 ");
@@ -197,7 +241,7 @@ void proc_show_pid_status(struct procbuf *pb, void *arg)
 		return;
 	procbuf_printf(pb, "Name:\t%s\n", s.name);
 	procbuf_printf(pb, "State:\t%s\n", state_name(s.state));
-	procbuf_printf(pb, "Tgid:\t%d\n", s.pid);
+	procbuf_printf(pb, "Tgid:\t%d\n", s.tgid);
 	procbuf_printf(pb, "Ngid:\t0\n");
 	procbuf_printf(pb, "Pid:\t%d\n", s.pid);
 	procbuf_printf(pb, "PPid:\t%d\n", s.ppid);
@@ -207,9 +251,9 @@ void proc_show_pid_status(struct procbuf *pb, void *arg)
 	procbuf_printf(pb, "VmSize:\t%8u kB\n", s.vm_pages * (PAGE_SIZE / 1024));
 	procbuf_printf(pb, "VmRSS:\t%8u kB\n", s.vm_pages * (PAGE_SIZE / 1024));
 	procbuf_printf(pb, "VmData:\t%8u kB\n", (s.brk - s.brk_start) / 1024);
-	procbuf_printf(pb, "Threads:\t1\n");
-	procbuf_printf(pb, "SigPnd:\t%016llx\n", s.sig_pending);
-	procbuf_printf(pb, "ShdPnd:\t%016llx\n", s.sig_pending);     /* one thread: the same set */
+	procbuf_printf(pb, "Threads:\t%d\n", s.threads);
+	procbuf_printf(pb, "SigPnd:\t%016llx\n", s.sig_pending);    /* this thread's own */
+	procbuf_printf(pb, "ShdPnd:\t%016llx\n", s.sig_shared);     /* its process's (kill) */
 	procbuf_printf(pb, "SigBlk:\t%016llx\n", s.sig_blocked);
 	procbuf_printf(pb, "SigIgn:\t%016llx\n", s.sig_ignored);
 	procbuf_printf(pb, "SigCgt:\t%016llx\n", s.sig_caught);
@@ -241,7 +285,7 @@ void proc_show_pid_sched(struct procbuf *pb, void *arg)
 
 	if (!snapshot((int)(uintptr_t)arg, &s))
 		return;
-	procbuf_printf(pb, "%s (%d, #threads: 1)\n", s.name, s.pid);
+	procbuf_printf(pb, "%s (%d, #threads: %d)\n", s.name, s.pid, s.threads);
 	procbuf_printf(pb, "-------------------------------------------------------------------\n");
 	sched_line_ms(pb, "se.sum_exec_runtime", s.runtime_ns);
 	sched_line_ms(pb, "se.statistics.wait_max", s.wait_max_ns);

@@ -17,10 +17,12 @@
  * make ERA=2.6.39 takes procfs_mutex at the same two places instead.
  *
  * Inode numbers: the fixed tree's entry i is inode 1 + i (the root is 1);
- * /proc/PID's entry j is PID_INO_BASE + PID * PID_INO_STRIDE + j.
+ * /proc/PID's entry j is PID_INO_BASE + PID * PID_INO_STRIDE + j; a
+ * thread's /proc/PID/task/TID's entry j is TID_INO_BASE + TID * TID_INO_STRIDE + j.
  */
 #include "fs/proc/procfs.h"
 
+#include "drivers/block/genhd.h"
 #include "fs/file.h"
 #include "fs/inode.h"
 #include "fs/ioctl/ioctl_mode.h"
@@ -45,6 +47,8 @@
 #define PID_INO_BASE   0x100000u
 #define PID_INO_STRIDE 16u
 #define PID_DIR_POS    0x10000          /* readdir cookies at and above: process directories */
+#define TID_INO_BASE   0x80000000u
+#define TID_INO_STRIDE 4u
 #define PROC_WRITE_MAX 64               /* every writable file takes one short word */
 
 struct proc_entry {
@@ -74,6 +78,7 @@ static int exe_readlink(int pid, char *buf, size_t size);
 #define PROC_LINK(n, p, fn)   { .name = (n), .parent = (p), .mode = S_IFLNK | 0777, .readlink = (fn) }
 
 enum { ROOT, SYS = 14, SYS_KERNEL = 15 };
+enum { PID_TASK = 6 };                  /* pid_entries' index of /proc/PID/task */
 
 /* The fixed tree; a directory's entries are listed in table order. */
 static const struct proc_entry proc_tree[] = {
@@ -99,6 +104,7 @@ static const struct proc_entry proc_tree[] = {
 	PROC_SYS("trace", SYS_KERNEL, proc_show_trace_on, proc_write_trace_on),
 	PROC_SYS("lock_stat", SYS_KERNEL, proc_show_lock_stat_on, proc_write_lock_stat_on),
 	PROC_SYS_RO("era", SYS_KERNEL, proc_show_era),
+	PROC_RO("partitions", ROOT, proc_show_partitions),      /* drivers/block/genhd.c */
 };
 
 /* /proc/PID: entry 0 is the directory itself. */
@@ -109,23 +115,54 @@ static const struct proc_entry pid_entries[] = {
 	PROC_RO("cmdline", 0, proc_show_pid_cmdline),
 	PROC_RO("sched", 0, proc_show_pid_sched),
 	PROC_LINK("exe", 0, exe_readlink),
+	[PID_TASK] = PROC_DIR("task", 0),       /* one directory per thread, below */
+};
+
+/* /proc/PID/task/TID: a thread's own files, as Linux has them (entry 0 is the directory). */
+static const struct proc_entry tid_entries[] = {
+	PROC_DIR("", -1),
+	PROC_RO("stat", 0, proc_show_pid_stat),
+	PROC_RO("status", 0, proc_show_pid_status),
 };
 
 _Static_assert(ARRAY_SIZE(pid_entries) <= PID_INO_STRIDE, "pid entries fit their inode range");
+_Static_assert(ARRAY_SIZE(tid_entries) <= TID_INO_STRIDE, "tid entries fit their inode range");
 
 static const struct inode_operations proc_dir_iops, proc_link_iops, proc_file_iops;
 static const struct file_operations proc_dir_fops, proc_file_fops;
 
 /* ---- which entry an inode is ----------------------------------------------------------- */
 
+static bool is_tid_ino(uint32_t ino)
+{
+	return ino >= TID_INO_BASE;
+}
+
+/* In a /proc/PID directory, or /proc/PID/task/TID (whose files are numbered apart). */
 static bool is_pid_ino(uint32_t ino)
 {
 	return ino >= PID_INO_BASE;
 }
 
+/* The process or thread an inode is about: a show() function's argument. */
 static int ino_pid(uint32_t ino)
 {
+	if (is_tid_ino(ino))
+		return (int)((ino - TID_INO_BASE) / TID_INO_STRIDE);
 	return is_pid_ino(ino) ? (int)((ino - PID_INO_BASE) / PID_INO_STRIDE) : 0;
+}
+
+/* Which entry of its table an inode in /proc/PID or /proc/PID/task/TID is. */
+static int ino_entry(uint32_t ino)
+{
+	if (is_tid_ino(ino))
+		return (int)((ino - TID_INO_BASE) % TID_INO_STRIDE);
+	return (int)((ino - PID_INO_BASE) % PID_INO_STRIDE);
+}
+
+static uint32_t tid_ino(int tid, int index)
+{
+	return TID_INO_BASE + (uint32_t)tid * TID_INO_STRIDE + (uint32_t)index;
 }
 
 static uint32_t tree_ino(int index)
@@ -199,16 +236,49 @@ static int parse_pid(const struct qstr *q)
 	return pid;
 }
 
+/* /proc/PID/task/TID for a thread of process pid. */
+static int lookup_in_task_dir(struct inode *dir, const struct qstr *name, struct inode **out)
+{
+	int pid = ino_pid(dir->i_ino), tid = parse_pid(name);
+
+	if (tid <= 0 || proc_tid_tgid(tid) != pid)
+		return -ENOENT;
+	return proc_make_inode(dir->i_mnt, &tid_entries[0], tid_ino(tid, 0), out);
+}
+
 static int lookup_in_pid_dir(struct inode *dir, const struct qstr *name, struct inode **out)
 {
 	int pid = ino_pid(dir->i_ino);
+	bool tid_dir = is_tid_ino(dir->i_ino);
+	const struct proc_entry *table = tid_dir ? tid_entries : pid_entries;
+	int n = tid_dir ? (int)ARRAY_SIZE(tid_entries) : (int)ARRAY_SIZE(pid_entries);
 
 	if (!proc_pid_exists(pid))
 		return -ENOENT;         /* the process has gone since the directory was found */
-	for (int i = 1; i < (int)ARRAY_SIZE(pid_entries); i++)
-		if (name_is(name, pid_entries[i].name))
-			return proc_make_inode(dir->i_mnt, &pid_entries[i], pid_ino(pid, i), out);
+	if (!tid_dir && ino_entry(dir->i_ino) == PID_TASK)
+		return lookup_in_task_dir(dir, name, out);
+	for (int i = 1; i < n; i++)
+		if (name_is(name, table[i].name))
+			return proc_make_inode(dir->i_mnt, &table[i],
+					       tid_dir ? tid_ino(pid, i) : pid_ino(pid, i), out);
 	return -ENOENT;
+}
+
+/* The directory a /proc/PID/... directory sits in: the root, /proc/PID, or /proc/PID/task. */
+static int pid_dir_parent(struct inode *dir, struct inode **out)
+{
+	int pid = ino_pid(dir->i_ino), tgid;
+
+	if (is_tid_ino(dir->i_ino)) {
+		tgid = proc_tid_tgid(pid);
+		if (tgid < 0)
+			return -ENOENT;
+		return proc_make_inode(dir->i_mnt, &pid_entries[PID_TASK], pid_ino(tgid, PID_TASK), out);
+	}
+	if (ino_entry(dir->i_ino) == PID_TASK)
+		return proc_make_inode(dir->i_mnt, &pid_entries[0], pid_ino(pid, 0), out);
+	*out = igrab(dir->i_mnt->root);
+	return 0;
 }
 
 static int proc_lookup(struct inode *dir, const struct qstr *name, struct inode **out)
@@ -225,7 +295,9 @@ static int proc_lookup(struct inode *dir, const struct qstr *name, struct inode 
 			*out = igrab(dir);
 			return 0;
 		}
-		d = is_pid_ino(dir->i_ino) ? ROOT : proc_tree[tree_index(dir)].parent;
+		if (is_pid_ino(dir->i_ino))
+			return pid_dir_parent(dir, out);
+		d = proc_tree[tree_index(dir)].parent;
 		if (d == ROOT) {
 			*out = igrab(dir->i_mnt->root);
 			return 0;
@@ -260,17 +332,40 @@ static bool emit_one(struct file *f, struct dir_context *ctx, const char *name, 
  * Cookies (f_pos): 0 is ".", 1 is "..", 2 + k is the directory's k-th entry,
  * and in the root PID_DIR_POS + pid is a process's directory.
  */
+/* /proc/PID/task: a directory per thread of the process, cookie PID_DIR_POS + tid + 1 past it. */
+static int task_readdir(struct file *f, struct dir_context *ctx)
+{
+	struct inode *dir = f->f_inode;
+	int pid = ino_pid(dir->i_ino);
+	char name[16];
+
+	if (f->f_pos == 0 && !emit_one(f, ctx, ".", dir->i_ino, DT_DIR, 1))
+		return 0;
+	if (f->f_pos == 1 && !emit_one(f, ctx, "..", pid_ino(pid, 0), DT_DIR, PID_DIR_POS))
+		return 0;
+	for (int tid = proc_tid_next(pid, f->f_pos > PID_DIR_POS ? (int)(f->f_pos - PID_DIR_POS) : 0);
+	     tid > 0; tid = proc_tid_next(pid, tid + 1)) {
+		snprintf(name, sizeof(name), "%d", tid);
+		if (!emit_one(f, ctx, name, tid_ino(tid, 0), DT_DIR, PID_DIR_POS + tid + 1))
+			return 0;
+	}
+	return 0;
+}
+
 static int proc_readdir(struct file *f, struct dir_context *ctx)
 {
 	struct inode *dir = f->f_inode;
-	bool pid_dir = is_pid_ino(dir->i_ino);
+	bool pid_dir = is_pid_ino(dir->i_ino), tid_dir = is_tid_ino(dir->i_ino);
 	int d = pid_dir ? 0 : tree_index(dir);
-	const struct proc_entry *table = pid_dir ? pid_entries : proc_tree;
-	int n = pid_dir ? (int)ARRAY_SIZE(pid_entries) : (int)ARRAY_SIZE(proc_tree);
+	const struct proc_entry *table = tid_dir ? tid_entries : pid_dir ? pid_entries : proc_tree;
+	int n = tid_dir ? (int)ARRAY_SIZE(tid_entries) : pid_dir ? (int)ARRAY_SIZE(pid_entries) :
+		(int)ARRAY_SIZE(proc_tree);
 	uint32_t up = pid_dir || d == ROOT ? tree_ino(ROOT) : tree_ino(proc_tree[d].parent);
 	int k = 0;
 	char name[16];
 
+	if (pid_dir && !tid_dir && ino_entry(dir->i_ino) == PID_TASK)
+		return task_readdir(f, ctx);
 	if (f->f_pos == 0 && !emit_one(f, ctx, ".", dir->i_ino, DT_DIR, 1))
 		return 0;
 	if (f->f_pos == 1 && !emit_one(f, ctx, "..", up, DT_DIR, 2))
@@ -281,7 +376,8 @@ static int proc_readdir(struct file *f, struct dir_context *ctx)
 		if (table[i].parent != d)
 			continue;
 		if (2 + k >= f->f_pos) {
-			ino = pid_dir ? pid_ino(ino_pid(dir->i_ino), i) : tree_ino(i);
+			ino = tid_dir ? tid_ino(ino_pid(dir->i_ino), i) :
+			      pid_dir ? pid_ino(ino_pid(dir->i_ino), i) : tree_ino(i);
 			if (!emit_one(f, ctx, table[i].name, ino, dtype_of(table[i].mode), 2 + k + 1))
 				return 0;
 		}
@@ -304,7 +400,7 @@ static int proc_readdir(struct file *f, struct dir_context *ctx)
 static int self_readlink(int pid, char *buf, size_t size)
 {
 	char tmp[16];
-	int len = snprintf(tmp, sizeof(tmp), "%d", current->pid);
+	int len = snprintf(tmp, sizeof(tmp), "%d", current->tgid);     /* the process, from any thread */
 
 	len = MIN(len, (int)size);
 	memcpy(buf, tmp, len);

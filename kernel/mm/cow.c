@@ -8,8 +8,13 @@
  * last one mapping the frame, simply makes the page writable again. The
  * per-frame mapping counts of kernel/mm/frame_refs.h say which case it is.
  *
- * Locking: the parent's mm->lock, then the child's, for the copy (the child
- * is new, so nobody else can take its lock first); one mm->lock for a break.
+ * Locking: the parent's mmap_sem for writing (no mmap or munmap of another
+ * thread mid-copy, as Linux's dup_mmap()), its page_table_lock, then the
+ * child's (the child is new, so nobody else can take its lock first); one
+ * page_table_lock for a break. Both change PTEs other CPUs may have cached:
+ * the fork write-protects the parent's pages, so its other threads must not
+ * go on writing to frames the child now shares; a break replaces the frame,
+ * so they must not go on reading the old one. Both shoot down (tlb.c).
  */
 #include "kernel/mm/mm.h"
 
@@ -17,12 +22,17 @@
 #include "kernel/mm/frame_refs.h"
 #include "kernel/mm/mm_internal.h"
 #include "kernel/mm/pmm.h"
+#include "kernel/mm/tlb.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/x86/x86.h"
 
 #define USER_PDES PDX(USER_TOP)         /* 768: directory entries 0..767 are user space */
 
-/* Share one page table's worth of pages with child; writable ones become copy-on-write in both. */
+/*
+ * Share one page table's worth of pages with child; writable ones become
+ * copy-on-write in both, except MAP_SHARED pages (PTE_SHARED): those stay
+ * writable, one frame for both, which is what makes them shared.
+ */
 static int fork_table(struct mm *child, pte_t *pt, uintptr_t base)
 {
 	for (int j = 0; j < 1024; j++) {
@@ -33,7 +43,7 @@ static int fork_table(struct mm *child, pte_t *pt, uintptr_t base)
 		slot = mm_pte_slot(child, base + (uintptr_t)j * PAGE_SIZE, true);
 		if (!slot)
 			return -ENOMEM;
-		if (pt[j] & PTE_W)
+		if ((pt[j] & PTE_W) && !(pt[j] & PTE_SHARED))
 			pt[j] = (pt[j] & ~PTE_W) | PTE_COW;
 		*slot = pt[j];
 		frame_get(PTE_ADDR(pt[j]));
@@ -49,9 +59,10 @@ struct mm *mm_fork(struct mm *parent)
 
 	if (!child)
 		return NULL;
-	spin_lock(&parent->lock);
+	down_write(&parent->mmap_sem);
+	ptl_lock(parent);
 	/* Two mms' locks, of one class: the child's second, always (nobody else knows it yet). */
-	spin_lock_nested(&child->lock, 1);
+	spin_lock_nested(&child->page_table_lock, 1);
 	for (unsigned i = 0; i < USER_PDES && r == 0; i++)
 		if (parent->pgdir[i] & PTE_P)
 			r = fork_table(child, P2V(PTE_ADDR(parent->pgdir[i])), (uintptr_t)i << 22);
@@ -59,11 +70,11 @@ struct mm *mm_fork(struct mm *parent)
 	child->brk = parent->brk;
 	memcpy(child->vmas, parent->vmas, parent->nvmas * sizeof(parent->vmas[0]));
 	child->nvmas = parent->nvmas;
-	/* The parent's writable pages just became read-only: drop what the TLB remembers. */
-	if (read_cr3() == V2P(parent->pgdir))
-		write_cr3(V2P(parent->pgdir));
-	spin_unlock(&child->lock);
-	spin_unlock(&parent->lock);
+	ptl_unlock(child);
+	ptl_unlock(parent);
+	/* The parent's writable pages just became read-only: on every CPU its threads run on. */
+	flush_tlb_mm(parent);
+	up_write(&parent->mmap_sem);
 	if (r < 0) {
 		mm_destroy(child);      /* the parent keeps COW marks: its next writes just copy */
 		return NULL;
@@ -76,20 +87,26 @@ enum mm_fault_result mm_break_cow_locked(struct mm *mm, pte_t *pte, uintptr_t va
 {
 	physaddr_t old = PTE_ADDR(*pte), new;
 
-	assert_spin_held(&mm->lock);
+	assert_spin_held(&mm->page_table_lock);
 	if (frame_count(old) == 1) {
-		/* Everyone else has copied or gone: the frame is ours alone. */
+		/* Everyone else has copied or gone: the frame is ours alone. More rights: no shootdown. */
 		*pte = (*pte | PTE_W) & ~PTE_COW;
-	} else {
-		new = pmm_alloc_page();
-		if (!new)
-			return MM_FAULT_OOM;
-		memcpy(P2V(new), P2V(old), PAGE_SIZE);
-		frame_set_one(new);
-		*pte = new | PTE_P | PTE_U | PTE_W;
-		frame_put(old);
+		invlpg(va);     /* this CPU's stale read-only entry, if mm is loaded here */
+		return MM_FAULT_DONE;
 	}
-	mm_flush_if_loaded(mm, va);
+	new = pmm_alloc_page();
+	if (!new)
+		return MM_FAULT_OOM;
+	memcpy(P2V(new), P2V(old), PAGE_SIZE);
+	frame_set_one(new);
+	*pte = new | PTE_P | PTE_U | PTE_W;
+	/*
+	 * Under the lock, before old is let go: no thread of mm may go on reading
+	 * the old frame once the writer writes the new one, and old may be freed
+	 * as soon as the other sharer drops it too.
+	 */
+	flush_tlb_page(mm, va);
+	frame_put(old);
 	return MM_FAULT_DONE;
 }
 
@@ -100,10 +117,10 @@ bool mm_break_cow(struct mm *mm, uintptr_t va)
 
 	if (va >= USER_TOP)
 		return false;
-	spin_lock(&mm->lock);
+	ptl_lock(mm);
 	pte = mm_pte_slot(mm, va, false);
 	if (pte && (*pte & (PTE_P | PTE_COW)) == (PTE_P | PTE_COW))
 		done = mm_break_cow_locked(mm, pte, va) == MM_FAULT_DONE;
-	spin_unlock(&mm->lock);
+	ptl_unlock(mm);
 	return done;
 }

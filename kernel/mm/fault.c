@@ -7,6 +7,15 @@
  * -EFAULT. Instead the OOM killer frees memory by killing a victim, and the
  * faulting task sleeps a tick and tries again, as Linux's page-fault path
  * does after pagefault_out_of_memory().
+ *
+ * Locking, as Linux 2.6's do_page_fault(): the fault runs with interrupts
+ * on when the faulting code had them on, and holds mmap_sem for READING,
+ * so the faults of several threads of one process proceed at once while
+ * munmap and mprotect (writers) wait. In atomic context (a futex word read
+ * under a bucket spinlock) it may not sleep: it tries mmap_sem and, if a
+ * writer has it, goes on without; page_table_lock, which mm_fault() takes,
+ * is enough to read the regions (docs/mm.md section 8). mmap_sem is let go
+ * before waiting out a shortage: the victim's exit and munmap need it.
  */
 #include "kernel/mm/fault.h"
 
@@ -20,14 +29,27 @@
 
 #define OOM_RETRY_NS 10000000ULL        /* one tick: time for a victim to die and free its pages */
 
-bool fault_user_address(uintptr_t va, bool write, bool from_user, bool can_sleep)
+/* mm_fault() under mmap_sem for reading, or (atomic context, a writer in) under page_table_lock alone. */
+static enum mm_fault_result fault_once(struct mm *mm, uintptr_t va, bool write, bool can_sleep)
 {
-	struct task *t = current;
+	enum mm_fault_result r;
+	bool locked = true;
 
-	if (!t || !t->mm)
-		return false;
+	if (can_sleep)
+		down_read(&mm->mmap_sem);
+	else
+		locked = down_read_trylock(&mm->mmap_sem);
+	r = mm_fault(mm, va, write);
+	if (locked)
+		up_read(&mm->mmap_sem);
+	return r;
+}
+
+/* The loop of fault_user_address(), with interrupts as the faulting code had them. */
+static bool resolve(struct task *t, uintptr_t va, bool write, bool from_user, bool can_sleep)
+{
 	for (;;) {
-		switch (mm_fault(t->mm, va, write)) {
+		switch (fault_once(t->mm, va, write, can_sleep)) {
 		case MM_FAULT_DONE:
 			return true;
 		case MM_FAULT_BAD:
@@ -42,10 +64,27 @@ bool fault_user_address(uintptr_t va, bool write, bool from_user, bool can_sleep
 			return from_user;       /* the victim, or killed anyway: no point waiting */
 		if (from_user && signal_pending(t))
 			return true;            /* let its handler run first; the access faults again after */
-		sti();
 		/* A pending signal ends the sleep at once; the kernel's copy keeps waiting, without spinning. */
 		if (sched_sleep_ns(OOM_RETRY_NS) < 0)
 			sched_yield();
-		cli();
 	}
+}
+
+bool fault_user_address(uintptr_t va, bool write, bool from_user, bool can_sleep)
+{
+	struct task *t = current;
+	bool ok;
+
+	if (!t || !t->mm)
+		return false;
+	/*
+	 * Code that may sleep had interrupts on: so may we, as Linux does. Then a
+	 * TLB shootdown from another CPU is answered while we wait for a lock.
+	 */
+	if (can_sleep)
+		sti();
+	ok = resolve(t, va, write, from_user, can_sleep);
+	if (can_sleep)
+		cli();
+	return ok;
 }

@@ -2,7 +2,7 @@
  * How many user PTEs map each frame of the direct map: the count that says
  * when a frame shared copy-on-write after fork() is free again (kernel/mm/cow.c).
  * Changed only with atomic operations: two address spaces sharing a frame hold
- * different mm->locks. Used by kernel/mm/mm.c and kernel/mm/cow.c.
+ * different page_table_locks. Used by kernel/mm/mm.c and kernel/mm/cow.c.
  */
 #ifndef KERNEL_MM_FRAME_REFS_H
 #define KERNEL_MM_FRAME_REFS_H

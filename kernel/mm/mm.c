@@ -10,7 +10,13 @@
  * The heap is not populated by brk(): brk only moves the break. A page of
  * [brk_start, brk) gets its frame at the first access, from mm_fault() (the
  * page-fault path, kernel/mm/fault.c). So no operation here allocates or
- * zeroes more than one page with mm->lock held: docs/mm.md says why.
+ * zeroes more than one page with page_table_lock held: docs/mm.md says why.
+ *
+ * Locking (docs/mm.md section 8): mmap_sem for writing around every change
+ * of the regions or the break, for reading around a fault; page_table_lock
+ * (ptl_lock(), kernel/mm/mm_internal.h) around each page table's worth of
+ * PTE work. A PTE made stricter or cleared is shot down from every CPU's TLB
+ * (kernel/mm/tlb.c) before the call returns, and before its frame is freed.
  */
 #include "kernel/mm/mm.h"
 
@@ -20,6 +26,7 @@
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/mm_internal.h"
 #include "kernel/mm/pmm.h"
+#include "kernel/mm/tlb.h"
 #include "kernel/mm/vma.h"
 #include "kernel/panic.h"
 #include "fs/file.h"
@@ -76,7 +83,8 @@ struct mm *mm_create(void)
 	}
 	mm->pgdir = P2V(pd);
 	memcpy(&mm->pgdir[USER_PDES], &kernel_pgdir[USER_PDES], (1024 - USER_PDES) * sizeof(pde_t));
-	spin_lock_init(&mm->lock, "mm");
+	init_rwsem(&mm->mmap_sem, "mmap_sem");
+	spin_lock_init(&mm->page_table_lock, "page_table_lock");
 	mm->users = 1;
 	return mm;
 }
@@ -98,10 +106,12 @@ pte_t *mm_pte_slot(struct mm *mm, uintptr_t va, bool create)
 	return (pte_t *)P2V(PTE_ADDR(*pde)) + PTX(va);
 }
 
-void mm_flush_if_loaded(struct mm *mm, uintptr_t va)
+void ptl_lock_polling(struct mm *mm)
 {
-	if (read_cr3() == V2P(mm->pgdir))
-		invlpg(va);
+	while (!spin_trylock(&mm->page_table_lock)) {
+		tlb_poll();     /* the holder may be shooting down: answer it, or it waits for ever */
+		cpu_relax();
+	}
 }
 
 static int map_locked(struct mm *mm, uintptr_t va, physaddr_t pa, uint32_t flags)
@@ -113,8 +123,8 @@ static int map_locked(struct mm *mm, uintptr_t va, physaddr_t pa, uint32_t flags
 	pte = mm_pte_slot(mm, va, true);
 	if (!pte)
 		return -ENOMEM;
-	if (*pte & PTE_P)
-		return -EEXIST;
+	if (*pte)
+		return -EEXIST;         /* present, or cleared by an unmap still under way (PTE_ZAP) */
 	*pte = pa | PTE_P | PTE_U | (flags & PTE_W);
 	mm->npages++;
 	return 0;
@@ -124,76 +134,26 @@ int mm_map_page(struct mm *mm, uintptr_t va, physaddr_t pa, uint32_t flags)
 {
 	int r;
 
-	spin_lock(&mm->lock);
+	ptl_lock(mm);
 	r = map_locked(mm, va, pa, flags);
 	if (r == 0)
 		frame_set_one(pa);
-	spin_unlock(&mm->lock);
+	ptl_unlock(mm);
 	return r;
 }
 
-/* Unmap the pages of [start, end) and drop their frames. Needs mm->lock. */
-static void unmap_locked(struct mm *mm, uintptr_t start, uintptr_t end)
+/* Map fresh pages over [start, end); *done: where it stopped (end, or the page that failed). */
+static int alloc_locked(struct mm *mm, uintptr_t start, uintptr_t end, uint32_t flags, uintptr_t *done)
 {
-	for (uintptr_t va = start; va < end; va += PAGE_SIZE) {
-		pte_t *pte = mm_pte_slot(mm, va, false);
-
-		if (!pte) {
-			/* No page table here: skip to the next 4 MiB (careful not to wrap). */
-			uintptr_t next = ALIGN_DOWN(va, BIG_PAGE_SIZE) + BIG_PAGE_SIZE;
-
-			if (next <= va)
-				break;
-			va = next - PAGE_SIZE;
-			continue;
-		}
-		if (!(*pte & PTE_P))
-			continue;
-		frame_put(PTE_ADDR(*pte));
-		*pte = 0;
-		mm->npages--;
-		mm_flush_if_loaded(mm, va);
-	}
-}
-
-/*
- * Unmap [start, end) one page table (4 MiB) at a time, taking mm->lock for
- * each: a big range never keeps preemption off for more than 1024 pages.
- */
-static void unmap_range(struct mm *mm, uintptr_t start, uintptr_t end)
-{
-	while (start < end) {
-		uintptr_t table_end = ALIGN_DOWN(start, BIG_PAGE_SIZE) + BIG_PAGE_SIZE;
-		uintptr_t stop = table_end > start && table_end < end ? table_end : end;
-
-		spin_lock(&mm->lock);
-		unmap_locked(mm, start, stop);
-		spin_unlock(&mm->lock);
-		start = stop;
-	}
-}
-
-void mm_unmap_range(struct mm *mm, uintptr_t start, uintptr_t end)
-{
-	if (end > USER_TOP)
-		end = USER_TOP;
-	unmap_range(mm, start, end);
-}
-
-static int alloc_locked(struct mm *mm, uintptr_t start, uintptr_t end, uint32_t flags)
-{
-	for (uintptr_t va = start; va < end; va += PAGE_SIZE) {
+	for (*done = start; *done < end; *done += PAGE_SIZE) {
 		physaddr_t pa = mm_zeroed_frame();
 		int r;
 
-		if (!pa) {
-			unmap_locked(mm, start, va);
+		if (!pa)
 			return -ENOMEM;
-		}
-		r = map_locked(mm, va, pa, flags);
+		r = map_locked(mm, *done, pa, flags);
 		if (r < 0) {
 			pmm_free_page(pa);
-			unmap_locked(mm, start, va);
 			return r;
 		}
 		frame_set_one(pa);
@@ -209,18 +169,20 @@ static unsigned prot_of_flags(uint32_t flags)
 
 int mm_alloc_range(struct mm *mm, uintptr_t start, uintptr_t end, uint32_t flags)
 {
+	uintptr_t done;
 	int r;
 
 	if (start % PAGE_SIZE || end % PAGE_SIZE || start > end || end > USER_TOP)
 		return -EINVAL;
-	spin_lock(&mm->lock);
-	r = alloc_locked(mm, start, end, flags);
-	if (r == 0 && start < end) {
+	down_write(&mm->mmap_sem);
+	ptl_lock(mm);
+	r = alloc_locked(mm, start, end, flags, &done);
+	if (r == 0 && start < end)
 		r = vma_set(mm, start, end, prot_of_flags(flags));
-		if (r < 0)
-			unmap_locked(mm, start, end);
-	}
-	spin_unlock(&mm->lock);
+	ptl_unlock(mm);
+	if (r < 0)
+		mm_unmap_range(mm, start, done);        /* what this call mapped before the failure */
+	up_write(&mm->mmap_sem);
 	return r;
 }
 
@@ -230,11 +192,11 @@ pte_t mm_lookup(struct mm *mm, uintptr_t va)
 
 	if (va >= USER_TOP)
 		return 0;
-	spin_lock(&mm->lock);
+	ptl_lock(mm);
 	pte = mm_pte_slot(mm, va, false);
 	if (pte && (*pte & PTE_P))
 		e = *pte;
-	spin_unlock(&mm->lock);
+	ptl_unlock(mm);
 	return e;
 }
 
@@ -244,16 +206,17 @@ void mm_make_writable(struct mm *mm, uintptr_t va)
 
 	if (va >= USER_TOP)
 		return;
-	spin_lock(&mm->lock);
+	down_write(&mm->mmap_sem);
+	ptl_lock(mm);
 	pte = mm_pte_slot(mm, va, false);
 	if (pte && (*pte & PTE_P)) {
-		*pte |= PTE_W;
-		mm_flush_if_loaded(mm, va);
+		*pte |= PTE_W;          /* more rights: a stale read-only entry only faults once more */
 		/* A page shared by text and data (elf.c): the region says it may be written too. */
 		vma_set(mm, ALIGN_DOWN(va, PAGE_SIZE), ALIGN_DOWN(va, PAGE_SIZE) + PAGE_SIZE,
 			PROT_READ | PROT_WRITE | PROT_EXEC);
 	}
-	spin_unlock(&mm->lock);
+	ptl_unlock(mm);
+	up_write(&mm->mmap_sem);
 }
 
 int mm_copy_in(struct mm *mm, uintptr_t va, const void *src, size_t n)
@@ -269,7 +232,11 @@ int mm_copy_in(struct mm *mm, uintptr_t va, const void *src, size_t n)
 			 * A heap page not yet populated, or one shared since fork (writing
 			 * through the direct map must not change the other sharers' page).
 			 */
-			enum mm_fault_result f = mm_fault(mm, va, true);
+			enum mm_fault_result f;
+
+			down_read(&mm->mmap_sem);
+			f = mm_fault(mm, va, true);
+			up_read(&mm->mmap_sem);
 
 			if (f != MM_FAULT_DONE)
 				return f == MM_FAULT_OOM ? -ENOMEM : -EFAULT;
@@ -299,9 +266,11 @@ void mm_destroy(struct mm *mm)
 {
 	if (!mm)
 		return;
-	/* Never free the directory this CPU is using: fall back to the kernel's. */
-	if (read_cr3() == V2P(mm->pgdir))
-		write_cr3(V2P(kernel_pgdir));
+	/*
+	 * No task uses mm any more, but CPUs in lazy TLB mode may still have its
+	 * directory loaded (kernel/mm/tlb.c): they load the kernel's first.
+	 */
+	tlb_leave_mm_everywhere(mm);
 	for (unsigned i = 0; i < USER_PDES; i++) {
 		pde_t pde = mm->pgdir[i];
 		pte_t *pt;
@@ -318,7 +287,7 @@ void mm_destroy(struct mm *mm)
 	kfree(mm);
 }
 
-/* Is va in the heap, [brk_start, brk) rounded up to whole pages? Needs mm->lock. */
+/* Is va in the heap, [brk_start, brk) rounded up to whole pages? Needs mmap_sem or page_table_lock. */
 static bool in_heap(struct mm *mm, uintptr_t va)
 {
 	return va >= mm->brk_start && va < ALIGN_UP(mm->brk, PAGE_SIZE);
@@ -328,7 +297,7 @@ static bool in_heap(struct mm *mm, uintptr_t va)
  * May user mode make this access at va? Inside the heap anything goes; inside
  * a region its prot decides (x86 without PAE cannot refuse execution, so
  * PROT_EXEC is only stored); elsewhere nothing. *writable: may it write.
- * Needs mm->lock.
+ * Needs page_table_lock (enough to read the regions: they change under both locks).
  */
 static bool access_allowed(struct mm *mm, uintptr_t va, bool write, bool *writable)
 {
@@ -345,7 +314,7 @@ static bool access_allowed(struct mm *mm, uintptr_t va, bool write, bool *writab
 	return !write || *writable;
 }
 
-/* Give the heap or region page at va a zeroed frame, zeroed before taking mm->lock. */
+/* Give the heap or region page at va a zeroed frame, zeroed before taking page_table_lock. */
 static enum mm_fault_result demand_page(struct mm *mm, uintptr_t va, bool write)
 {
 	bool writable = false;
@@ -355,10 +324,13 @@ static enum mm_fault_result demand_page(struct mm *mm, uintptr_t va, bool write)
 
 	if (!pa)
 		return MM_FAULT_OOM;
-	spin_lock(&mm->lock);
+	ptl_lock(mm);
 	pte = mm_pte_slot(mm, va, false);
 	if (pte && (*pte & PTE_P)) {
 		pmm_free_page(pa);      /* someone else populated it meanwhile: the access can retry */
+	} else if (pte && (*pte & PTE_ZAP)) {
+		pmm_free_page(pa);      /* madvise is dropping it (a fault without mmap_sem): a bad access now */
+		r = MM_FAULT_BAD;
 	} else if (!access_allowed(mm, va, write, &writable)) {
 		pmm_free_page(pa);      /* brk shrank or munmap ran meanwhile: now it is a bad access */
 		r = MM_FAULT_BAD;
@@ -372,7 +344,7 @@ static enum mm_fault_result demand_page(struct mm *mm, uintptr_t va, bool write)
 			r = MM_FAULT_OOM;
 		}
 	}
-	spin_unlock(&mm->lock);
+	ptl_unlock(mm);
 	return r;
 }
 
@@ -385,7 +357,7 @@ enum mm_fault_result mm_fault(struct mm *mm, uintptr_t va, bool write)
 	if (va >= USER_TOP)
 		return MM_FAULT_BAD;
 	va = ALIGN_DOWN(va, PAGE_SIZE);
-	spin_lock(&mm->lock);
+	ptl_lock(mm);
 	pte = mm_pte_slot(mm, va, false);
 	if (!access_allowed(mm, va, write, &writable)) {
 		r = MM_FAULT_BAD;       /* outside every region, PROT_NONE, or a write where prot forbids it */
@@ -397,7 +369,7 @@ enum mm_fault_result mm_fault(struct mm *mm, uintptr_t va, bool write)
 	} else {
 		want_page = true;
 	}
-	spin_unlock(&mm->lock);
+	ptl_unlock(mm);
 	return want_page ? demand_page(mm, va, write) : r;
 }
 
@@ -405,7 +377,8 @@ uintptr_t mm_brk(struct mm *mm, uintptr_t newbrk)
 {
 	uintptr_t old_end = 0, new_end = 0, result;
 
-	spin_lock(&mm->lock);
+	down_write(&mm->mmap_sem);
+	ptl_lock(mm);
 	/*
 	 * A heap bigger than all the RAM there is can never be backed: refuse it
 	 * now (Linux's heuristic overcommit) rather than let the faults find out.
@@ -418,28 +391,33 @@ uintptr_t mm_brk(struct mm *mm, uintptr_t newbrk)
 		mm->brk = newbrk;       /* growing maps nothing: pages come at the first access */
 	}
 	result = mm->brk;
-	spin_unlock(&mm->lock);
+	ptl_unlock(mm);
 	/* Shrinking: the range is out of the heap already, so no fault brings a page back. */
 	if (new_end < old_end)
-		unmap_range(mm, new_end, old_end);
+		mm_unmap_range(mm, new_end, old_end);
+	up_write(&mm->mmap_sem);
 	return result;
 }
 
-/* The PTE bits for a page of frame pa under prot. PROT_NONE keeps the frame but hides it from user mode. */
-static pte_t pte_for_prot(physaddr_t pa, unsigned prot)
+/*
+ * The PTE bits for a page of frame pa under prot. PROT_NONE keeps the frame
+ * but hides it from user mode. A MAP_SHARED page (shared) stays one: it is
+ * writable however many map it, since sharing the writes is its point.
+ */
+static pte_t pte_for_prot(physaddr_t pa, unsigned prot, bool shared)
 {
-	pte_t e = pa | PTE_P;
+	pte_t e = pa | PTE_P | (shared ? PTE_SHARED : 0);
 
 	if (prot == PROT_NONE)
 		return e;
 	e |= PTE_U;
 	if (prot & PROT_WRITE)
-		e |= frame_count(pa) > 1 ? PTE_COW : PTE_W;    /* still shared since fork: copy first */
+		e |= frame_count(pa) > 1 && !shared ? PTE_COW : PTE_W;    /* still shared since fork: copy first */
 	return e;
 }
 
-/* Apply prot to the present pages of [start, end), inside one page table. Needs mm->lock. */
-static void protect_locked(struct mm *mm, uintptr_t start, uintptr_t end, unsigned prot)
+/* Apply prot to the present pages of [start, end), inside one page table. Needs page_table_lock. */
+static void protect_locked(struct mm *mm, uintptr_t start, uintptr_t end, unsigned prot, bool *changed)
 {
 	for (uintptr_t va = start; va < end; va += PAGE_SIZE) {
 		pte_t *pte = mm_pte_slot(mm, va, false);
@@ -448,29 +426,27 @@ static void protect_locked(struct mm *mm, uintptr_t start, uintptr_t end, unsign
 			return;         /* no page table: nothing present in this 4 MiB */
 		if (!(*pte & PTE_P))
 			continue;
-		*pte = pte_for_prot(PTE_ADDR(*pte), prot);
-		mm_flush_if_loaded(mm, va);
+		*pte = pte_for_prot(PTE_ADDR(*pte), prot, *pte & PTE_SHARED);
+		*changed = true;
 	}
-}
-
-/* The end of the 4 MiB page table holding start, or end if that comes first. */
-static uintptr_t table_stop(uintptr_t start, uintptr_t end)
-{
-	uintptr_t table_end = ALIGN_DOWN(start, BIG_PAGE_SIZE) + BIG_PAGE_SIZE;
-
-	return table_end > start && table_end < end ? table_end : end;
 }
 
 void mm_protect_range(struct mm *mm, uintptr_t start, uintptr_t end, unsigned prot)
 {
+	uintptr_t from = start;
+	bool changed = false;
+
 	while (start < end) {
 		uintptr_t stop = table_stop(start, end);
 
-		spin_lock(&mm->lock);
-		protect_locked(mm, start, stop, prot);
-		spin_unlock(&mm->lock);
+		ptl_lock(mm);
+		protect_locked(mm, start, stop, prot, &changed);
+		ptl_unlock(mm);
 		start = stop;
 	}
+	/* Fewer rights (PROT_NONE, read-only, COW): no CPU may keep using the old ones after we return. */
+	if (changed)
+		flush_tlb_range(mm, from, end);
 }
 
 int mm_move_range(struct mm *mm, uintptr_t from, uintptr_t to, size_t len)
@@ -482,15 +458,15 @@ int mm_move_range(struct mm *mm, uintptr_t from, uintptr_t to, size_t len)
 		bool ok;
 
 		stop = table_stop(to + off, to + len) - to;
-		spin_lock(&mm->lock);
+		ptl_lock(mm);
 		ok = mm_pte_slot(mm, to + off, true) != NULL;
-		spin_unlock(&mm->lock);
+		ptl_unlock(mm);
 		if (!ok)
 			return -ENOMEM;
 	}
 	for (off = 0; off < len; off = stop) {
 		stop = table_stop(from + off, from + len) - from;
-		spin_lock(&mm->lock);
+		ptl_lock(mm);
 		for (uintptr_t o = off; o < stop; o += PAGE_SIZE) {
 			pte_t *src = mm_pte_slot(mm, from + o, false);
 
@@ -498,10 +474,11 @@ int mm_move_range(struct mm *mm, uintptr_t from, uintptr_t to, size_t len)
 				continue;
 			*mm_pte_slot(mm, to + o, false) = *src;
 			*src = 0;
-			mm_flush_if_loaded(mm, from + o);
 		}
-		spin_unlock(&mm->lock);
+		ptl_unlock(mm);
 	}
+	/* The frames live on at the new address; no CPU may reach them through the old one. */
+	flush_tlb_range(mm, from, from + len);
 	return 0;
 }
 
@@ -519,37 +496,53 @@ int mm_map_file_page(struct mm *mm, uintptr_t va, struct file *f, uint64_t pos, 
 		pmm_free_page(pa);
 		return (int)n;
 	}
-	spin_lock(&mm->lock);
-	r = map_locked(mm, va, pa, 0);
+	ptl_lock(mm);
+	/* Read with no lock held: a thread may have unmapped the range meanwhile. Map nothing then. */
+	r = vma_find(mm, va) ? map_locked(mm, va, pa, 0) : -EFAULT;
 	if (r == 0) {
 		frame_set_one(pa);
-		*mm_pte_slot(mm, va, false) = pte_for_prot(pa, prot);
+		*mm_pte_slot(mm, va, false) = pte_for_prot(pa, prot, false);
 	} else {
 		pmm_free_page(pa);
 	}
-	spin_unlock(&mm->lock);
+	ptl_unlock(mm);
+	return r;
+}
+
+int mm_map_shared_page(struct mm *mm, uintptr_t va, unsigned prot)
+{
+	physaddr_t pa = mm_zeroed_frame();      /* zeroed before the lock, as every page (docs/mm.md) */
+	int r;
+
+	if (!pa)
+		return -ENOMEM;
+	ptl_lock(mm);
+	r = map_locked(mm, va, pa, 0);
+	if (r == 0) {
+		frame_set_one(pa);
+		*mm_pte_slot(mm, va, false) = pte_for_prot(pa, prot, true);
+	} else {
+		pmm_free_page(pa);
+	}
+	ptl_unlock(mm);
 	return r;
 }
 
 void mm_activate(struct mm *mm, void *kstack_top)
 {
-	physaddr_t pd = mm ? V2P(mm->pgdir) : V2P(kernel_pgdir);
 	/* Interrupts off: a preemption here could move us and set another CPU's esp0. */
 	uint32_t flags = irq_save();
 
 	this_cpu()->tss.esp0 = (uint32_t)kstack_top;
-	/* Always reload: user PTEs are not global, so this also drops stale entries of other mms. */
-	if (mm || read_cr3() != pd)
-		write_cr3(pd);
+	if (mm)
+		switch_mm(mm);
+	else
+		leave_mm();     /* exit: the mm may be freed next, so do not even keep it lazily */
 	irq_restore(flags);
 }
 
 /* Called by schedule() for the task it switches to, after it has set tss.esp0. */
 void mm_switch_to(struct task *next)
 {
-	physaddr_t pd = next->mm ? V2P(next->mm->pgdir) : V2P(kernel_pgdir);
-
-	/* Always reload for a process: its user PTEs are not global, so stale ones of other mms go. */
-	if (next->mm || read_cr3() != pd)
-		write_cr3(pd);
+	switch_mm(next->mm);    /* a kernel thread keeps what is loaded: lazy TLB (kernel/mm/tlb.c) */
 }

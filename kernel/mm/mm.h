@@ -4,6 +4,7 @@
 
 #include "kernel/mm/memlayout.h"
 #include "kernel/mm/vm.h"
+#include "kernel/locking/rwsem.h"
 #include "kernel/locking/spinlock.h"
 #include "kernel/types.h"
 
@@ -31,24 +32,43 @@ struct vma {
 /* Regions per address space; one more is -ENOMEM, as at Linux's max_map_count. */
 #define MM_VMAS_MAX 128
 
+/*
+ * An address space. Two locks, as in Linux 2.6 (docs/mm.md section 8 has
+ * who takes what, and why):
+ *
+ *   mmap_sem          a reader-writer semaphore (sleeps). Held for writing
+ *                     by whoever changes the region list or the break, or
+ *                     unmaps or write-protects pages (mmap, munmap, mprotect,
+ *                     mremap, brk, madvise, fork's copy, exec's setup); for
+ *                     reading by a page fault, so the faults of several
+ *                     threads run at once. Never taken twice by one task.
+ *   page_table_lock   a spinlock, inside mmap_sem: the page tables below
+ *                     USER_TOP and npages. Held for one page table's worth of
+ *                     work at most, never while a page is allocated and zeroed.
+ *
+ * The region list and brk change with BOTH held, so either one is enough to
+ * read them: a fault in atomic context (a futex word read under a bucket
+ * lock) cannot sleep for mmap_sem and reads them under page_table_lock alone.
+ */
 struct mm {
 	pde_t *pgdir;                   /* page directory (direct-map address) */
-	/*
-	 * Protects the page tables below USER_TOP and the fields below. Taken by
-	 * whoever changes the mappings (brk, a page fault, exec, fork's copy).
-	 * Never held for more than one page table's worth of work, and never
-	 * while a page is allocated and zeroed (docs/mm.md).
-	 */
-	spinlock_t lock;
+	struct rw_semaphore mmap_sem;
+	spinlock_t page_table_lock;
 	uintptr_t brk_start;            /* page-aligned end of the program's segments */
 	uintptr_t brk;                  /* current break: [brk_start, brk) is heap */
 	unsigned npages;                /* user pages mapped (not counting page tables) */
 	struct vma vmas[MM_VMAS_MAX];   /* sorted by start, never overlapping */
 	unsigned nvmas;
 	/*
-	 * Tasks using this address space: 1, or 2 while a vfork child borrows
-	 * its parent's (the parent sleeps until the child execs or exits).
-	 * Atomic; the last mm_put() frees it.
+	 * The CPUs that have pgdir loaded now, running a task of this mm or
+	 * lazily (kernel/mm/tlb.c): where a TLB shootdown must go. Bit n is
+	 * CPU n; each CPU sets and clears its own bit, atomically.
+	 */
+	uint32_t cpu_mask;
+	/*
+	 * Tasks using this address space: the threads of a process (CLONE_VM),
+	 * or a vfork child borrowing its parent's. Atomic; the last mm_put()
+	 * frees it.
 	 */
 	int users;
 };
@@ -63,6 +83,8 @@ struct mm *mm_get(struct mm *mm);
 void mm_put(struct mm *mm);
 #define PGFLT_WRITE 0x2         /* in a page fault's error code: the access was a write */
 #define PTE_COW 0x200           /* a PTE bit the CPU ignores: read-only now, copy on the first write */
+/* Another bit the CPU ignores: a MAP_SHARED page. fork() shares it writable, never copy-on-write. */
+#define PTE_SHARED 0x400
 
 /* A copy of parent's user half (fork), sharing frames copy-on-write. NULL when out of memory. */
 struct mm *mm_fork(struct mm *parent);
@@ -77,12 +99,17 @@ enum mm_fault_result {
 /*
  * Resolve a fault at va in mm: a write to a COW page gets its own copy, a heap
  * page not yet populated gets a zeroed frame. May allocate one page; never sleeps.
+ * The caller holds mmap_sem for reading (kernel/mm/fault.c), or in atomic
+ * context nothing: page_table_lock, taken here, is enough to read the regions.
  */
 enum mm_fault_result mm_fault(struct mm *mm, uintptr_t va, bool write);
 
 /* Map fresh zeroed pages over [start, end) (page-aligned) with PTE_P|PTE_U|flags. */
 int mm_alloc_range(struct mm *mm, uintptr_t start, uintptr_t end, uint32_t flags);
-/* Unmap [start, end) and free the frames. */
+/*
+ * Unmap [start, end) and free the frames, after one TLB shootdown for the
+ * whole range (kernel/mm/unmap.c). Needs mmap_sem for writing.
+ */
 void mm_unmap_range(struct mm *mm, uintptr_t start, uintptr_t end);
 /* Map one existing frame at va (the caller gives up its reference). -EINVAL, -ENOMEM. */
 int mm_map_page(struct mm *mm, uintptr_t va, physaddr_t pa, uint32_t flags);
@@ -100,22 +127,28 @@ int mm_copy_in(struct mm *mm, uintptr_t va, const void *src, size_t n);
  */
 uintptr_t mm_brk(struct mm *mm, uintptr_t newbrk);
 
-/* Set the PTEs of [start, end) (page-aligned) to match prot, one page table per hold of mm->lock. */
+/* Set the PTEs of [start, end) to match prot, one page table per lock hold, then shoot down. Needs mmap_sem for writing. */
 void mm_protect_range(struct mm *mm, uintptr_t start, uintptr_t end, unsigned prot);
 /* Move the pages of [from, from + len) to [to, to + len), which must be empty. -ENOMEM (nothing moved). */
 int mm_move_range(struct mm *mm, uintptr_t from, uintptr_t to, size_t len);
 /* Map a fresh frame at va holding the file's bytes from pos (zeros past its end). -ENOMEM, -errno of the read. */
 struct file;
 int mm_map_file_page(struct mm *mm, uintptr_t va, struct file *f, uint64_t pos, unsigned prot);
+/* Map a fresh zeroed frame at va as a MAP_SHARED page (PTE_SHARED) under prot. -ENOMEM. */
+int mm_map_shared_page(struct mm *mm, uintptr_t va, unsigned prot);
 
 /*
- * Make mm the address space of this CPU (kernel_pgdir for NULL: kernel threads)
+ * Make mm the address space of this CPU (kernel_pgdir for NULL: exit, not lazily)
  * and point the TSS at kstack_top, the kernel stack an interrupt from user mode
  * lands on. For exec and exit, which change the running task's mm.
  */
 void mm_activate(struct mm *mm, void *kstack_top);
 struct task;
-/* Load next's page directory (the kernel's for a kernel thread): schedule() calls it on every switch. */
+/*
+ * Load next's page directory, unless it is loaded already; a kernel thread
+ * keeps whatever is loaded (lazy TLB, kernel/mm/tlb.c). schedule() calls it
+ * on every switch.
+ */
 void mm_switch_to(struct task *next);
 
 #endif

@@ -6,9 +6,13 @@
  * through the one fault path (kernel/mm/fault.c), and private read-only
  * views of regular files, whose pages are read in at map time (a private
  * copy: later writes to the file are not seen, which POSIX leaves
- * unspecified for MAP_PRIVATE). Shared mappings are refused. Each step
- * takes mm->lock only for one region-list change or one page table's worth
- * of pages (docs/mm.md, section 1). Errors follow Linux's do_mmap(),
+ * unspecified for MAP_PRIVATE). Shared anonymous memory (MAP_SHARED |
+ * MAP_ANONYMOUS) is given all its frames at map time, marked PTE_SHARED, so
+ * that a fork() shares them writable instead of copy-on-write: that is how a
+ * parent and its children share memory (and futexes, kernel/futex/key.c).
+ * Shared file mappings would need a page cache: refused. Each step
+ * holds mmap_sem for writing, and page_table_lock only for one region-list
+ * change or one page table's worth of pages (docs/mm.md, sections 1 and 8). Errors follow Linux's do_mmap(),
  * do_munmap(), do_mprotect_pkey() and mremap(), check for check.
  */
 #include "kernel/mm/mm.h"
@@ -16,6 +20,7 @@
 #include "fs/fdtable.h"
 #include "fs/file.h"
 #include "fs/inode.h"
+#include "kernel/mm/mm_internal.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/mm/vma.h"
@@ -55,12 +60,27 @@ static int fill_from_file(struct mm *mm, uintptr_t start, size_t len, struct fil
 	return 0;
 }
 
+/*
+ * Every page of a shared anonymous mapping, now: a page that came on demand
+ * after a fork would be each process's own. One page per page_table_lock hold.
+ */
+static int fill_shared(struct mm *mm, uintptr_t start, size_t len, unsigned prot)
+{
+	for (size_t off = 0; off < len; off += PAGE_SIZE) {
+		int r = mm_map_shared_page(mm, start + off, prot);
+
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 /* The common part of mmap and mmap2. f is referenced or NULL (anonymous). */
 static long do_mmap(uintptr_t addr, size_t len, unsigned prot, int flags, struct file *f,
 		    unsigned long pgoff)
 {
 	struct mm *mm = current->mm;
-	bool fixed = flags & (MAP_FIXED | MAP_FIXED_NOREPLACE);
+	bool fixed = flags & (MAP_FIXED | MAP_FIXED_NOREPLACE), shared = false;
 	uintptr_t start;
 	int r;
 
@@ -82,8 +102,11 @@ static long do_mmap(uintptr_t addr, size_t len, unsigned prot, int flags, struct
 		break;
 	case MAP_SHARED:
 	case MAP_SHARED_VALIDATE:
-		/* Not supported (no page cache to share): a file says so as a file system without mmap does. */
-		return f ? -ENODEV : -EINVAL;
+		/* A file's would need a page cache to share: refused as by a file system without mmap. */
+		if (f)
+			return -ENODEV;
+		shared = true;
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -93,28 +116,48 @@ static long do_mmap(uintptr_t addr, size_t len, unsigned prot, int flags, struct
 	if (!f && len / PAGE_SIZE > pmm_usable_count())
 		return -ENOMEM;
 
-	spin_lock(&mm->lock);
+	down_write(&mm->mmap_sem);
+	ptl_lock(mm);
 	if ((flags & MAP_FIXED_NOREPLACE) && vma_meets(mm, addr, addr + len)) {
-		spin_unlock(&mm->lock);
-		return -EEXIST;
+		r = -EEXIST;
+	} else {
+		start = fixed ? addr : vma_find_gap(mm, addr, len);
+		/* A file's pages are written in below, so the region is writable until then. */
+		r = start ? vma_set(mm, start, start + len, f ? PROT_READ | PROT_WRITE : prot) : -ENOMEM;
 	}
-	start = fixed ? addr : vma_find_gap(mm, addr, len);
-	/* A file's pages are written in below, so the region is writable until then. */
-	r = start ? vma_set(mm, start, start + len, f ? PROT_READ | PROT_WRITE : prot) : -ENOMEM;
-	spin_unlock(&mm->lock);
+	ptl_unlock(mm);
+	/* MAP_FIXED replaces what was there: its pages go (the region above already did). */
+	if (r == 0)
+		mm_unmap_range(mm, start, start + len);
+	if (r == 0 && shared && (r = fill_shared(mm, start, len, prot)) < 0) {
+		ptl_lock(mm);
+		vma_remove(mm, start, start + len);
+		ptl_unlock(mm);
+		mm_unmap_range(mm, start, start + len);
+	}
+	up_write(&mm->mmap_sem);
 	if (r < 0)
 		return r;
-	/* MAP_FIXED replaces what was there: its pages go (the region above already did). */
-	mm_unmap_range(mm, start, start + len);
 	if (f) {
+		/*
+		 * Without mmap_sem: the read takes the file's locks, and write() holds
+		 * those while its copy_from_user() faults, which takes mmap_sem. A
+		 * thread may unmap the range meanwhile: mm_map_file_page() then maps
+		 * nothing, and the region is not brought back below.
+		 */
 		r = fill_from_file(mm, start, len, f, pgoff, prot);
-		spin_lock(&mm->lock);
-		r = r < 0 ? vma_remove(mm, start, start + len) ?: r : vma_set(mm, start, start + len, prot);
-		spin_unlock(&mm->lock);
-		if (r < 0) {
+		down_write(&mm->mmap_sem);
+		ptl_lock(mm);
+		if (r < 0)
+			r = vma_remove(mm, start, start + len) ?: r;
+		else if (vma_range_covered(mm, start, start + len))
+			r = vma_set(mm, start, start + len, prot);
+		ptl_unlock(mm);
+		if (r < 0)
 			mm_unmap_range(mm, start, start + len);
+		up_write(&mm->mmap_sem);
+		if (r < 0)
 			return r;
-		}
 	}
 	return (long)start;
 }
@@ -151,28 +194,35 @@ long sys_mmap(const void *uargs)
 	return sys_mmap2(a.addr, a.len, (int)a.prot, (int)a.flags, (int)a.fd, a.offset >> PAGE_SHIFT);
 }
 
-/* Drop the regions and the pages of [start, start + len). */
+/* Drop the regions and the pages of [start, start + len). Needs mmap_sem for writing. */
 static long unmap(struct mm *mm, uintptr_t start, size_t len)
 {
 	int r;
 
-	spin_lock(&mm->lock);
+	ptl_lock(mm);
 	r = vma_remove(mm, start, start + len);
-	spin_unlock(&mm->lock);
-	if (r < 0)
-		return r;
-	mm_unmap_range(mm, start, start + len);
-	return 0;
+	ptl_unlock(mm);
+	/* One TLB shootdown for the whole range, before any of its frames is freed (unmap.c). */
+	if (r == 0)
+		mm_unmap_range(mm, start, start + len);
+	return r;
 }
 
 long sys_munmap(uintptr_t addr, size_t len)
 {
+	struct mm *mm;
+	long r;
+
 	if (addr % PAGE_SIZE || addr > USER_TOP || len > USER_TOP - addr)
 		return -EINVAL;
 	len = ALIGN_UP(len, PAGE_SIZE);
 	if (len == 0)
 		return -EINVAL;
-	return unmap(current->mm, addr, len);
+	mm = current->mm;
+	down_write(&mm->mmap_sem);
+	r = unmap(mm, addr, len);
+	up_write(&mm->mmap_sem);
+	return r;
 }
 
 long sys_mprotect(uintptr_t addr, size_t len, int prot)
@@ -194,26 +244,28 @@ long sys_mprotect(uintptr_t addr, size_t len, int prot)
 	    (p & (PROT_GROWSDOWN | PROT_GROWSUP)) == (PROT_GROWSDOWN | PROT_GROWSUP))
 		return -EINVAL;
 	p &= PROT_ALL;
-	spin_lock(&mm->lock);
+	down_write(&mm->mmap_sem);
+	ptl_lock(mm);
 	/* Linux refuses a range with a hole in it: -ENOMEM. */
 	r = vma_range_covered(mm, addr, end) ? vma_set(mm, addr, end, p) : -ENOMEM;
-	spin_unlock(&mm->lock);
+	ptl_unlock(mm);
 	if (r == 0)
-		mm_protect_range(mm, addr, end, p);
+		mm_protect_range(mm, addr, end, p);     /* and one shootdown, before we return */
+	up_write(&mm->mmap_sem);
 	return r;
 }
 
-/* Move [old, old + old_len) to a new place (dst, or a free gap when dst is 0) of new_len. */
+/* Move [old, old + old_len) to a new place (dst, or a free gap when dst is 0) of new_len. Needs mmap_sem. */
 static long move_region(struct mm *mm, uintptr_t old, size_t old_len, uintptr_t dst, size_t new_len,
 			unsigned prot)
 {
 	uintptr_t to;
 	int r;
 
-	spin_lock(&mm->lock);
+	ptl_lock(mm);
 	to = dst ? dst : vma_find_gap(mm, 0, new_len);
 	r = to ? vma_set(mm, to, to + new_len, prot) : -ENOMEM;
-	spin_unlock(&mm->lock);
+	ptl_unlock(mm);
 	if (r < 0)
 		return r;
 	if (dst)
@@ -227,9 +279,10 @@ static long move_region(struct mm *mm, uintptr_t old, size_t old_len, uintptr_t 
 	return r < 0 ? r : (long)to;
 }
 
-long sys_mremap(uintptr_t old, size_t old_len, size_t new_len, int flags, uintptr_t new_addr)
+/* mremap() with mmap_sem held for writing. */
+static long do_mremap(struct mm *mm, uintptr_t old, size_t old_len, size_t new_len, int flags,
+		      uintptr_t new_addr)
 {
-	struct mm *mm = current->mm;
 	bool grow_in_place;
 	struct vma *v;
 	unsigned prot;
@@ -258,10 +311,10 @@ long sys_mremap(uintptr_t old, size_t old_len, size_t new_len, int flags, uintpt
 
 		return r < 0 ? r : (long)old;
 	}
-	spin_lock(&mm->lock);
+	ptl_lock(mm);
 	v = vma_find(mm, old);
 	if (!v || old_len > v->end - old || old_len == 0) {
-		spin_unlock(&mm->lock);
+		ptl_unlock(mm);
 		return !v || old_len ? -EFAULT : -EINVAL;
 	}
 	prot = v->prot;
@@ -271,11 +324,22 @@ long sys_mremap(uintptr_t old, size_t old_len, size_t new_len, int flags, uintpt
 	if (grow_in_place) {
 		int r = vma_set(mm, old, old + new_len, prot);
 
-		spin_unlock(&mm->lock);
+		ptl_unlock(mm);
 		return r < 0 ? r : (long)old;
 	}
-	spin_unlock(&mm->lock);
+	ptl_unlock(mm);
 	if (!(flags & MREMAP_MAYMOVE))
 		return -ENOMEM;
 	return move_region(mm, old, old_len, (flags & MREMAP_FIXED) ? new_addr : 0, new_len, prot);
+}
+
+long sys_mremap(uintptr_t old, size_t old_len, size_t new_len, int flags, uintptr_t new_addr)
+{
+	struct mm *mm = current->mm;
+	long r;
+
+	down_write(&mm->mmap_sem);
+	r = do_mremap(mm, old, old_len, new_len, flags, new_addr);
+	up_write(&mm->mmap_sem);
+	return r;
 }

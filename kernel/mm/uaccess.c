@@ -22,6 +22,8 @@ size_t uaccess_copy(void *dst, const void *src, size_t n);
 int uaccess_strncpy(char *dst, const char *src, size_t n);
 extern char uaccess_copy_insn[], uaccess_copy_fixup[];
 extern char uaccess_str_insn[], uaccess_str_fixup[];
+int uaccess_cmpxchg(uint32_t *uaddr, uint32_t old, uint32_t new, uint32_t *cur);
+extern char uaccess_cmpxchg_insn[], uaccess_cmpxchg_fixup[];
 
 struct fixup {
 	uintptr_t insn;         /* an instruction that may fault on a user address */
@@ -31,6 +33,7 @@ struct fixup {
 static const struct fixup fixup_table[] = {
 	{ (uintptr_t)uaccess_copy_insn, (uintptr_t)uaccess_copy_fixup },
 	{ (uintptr_t)uaccess_str_insn, (uintptr_t)uaccess_str_fixup },
+	{ (uintptr_t)uaccess_cmpxchg_insn, (uintptr_t)uaccess_cmpxchg_fixup },
 };
 
 /* Could the code that faulted have slept? Interrupts on, no spinlock held, not in an interrupt. */
@@ -118,4 +121,11 @@ int get_user_u32(uint32_t *val, const void *uaddr)
 int put_user_u32(void *uaddr, uint32_t val)
 {
 	return copy_to_user(uaddr, &val, sizeof(val));
+}
+
+int cmpxchg_user_u32(uint32_t *uaddr, uint32_t old, uint32_t new, uint32_t *cur)
+{
+	if ((uintptr_t)uaddr % sizeof(uint32_t) || !access_ok(uaddr, sizeof(uint32_t)))
+		return -EFAULT;
+	return uaccess_cmpxchg(uaddr, old, new, cur);
 }

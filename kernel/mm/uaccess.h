@@ -18,6 +18,11 @@ int copy_to_user(void *udst, const void *src, size_t n);
 int strncpy_from_user(char *dst, const char *usrc, size_t max);
 int get_user_u32(uint32_t *val, const void *uaddr);
 int put_user_u32(void *uaddr, uint32_t val);
+/*
+ * Atomically: if the aligned user word *uaddr is old, make it new. *cur gets
+ * the value found (old on success). 0, or -EFAULT (also for a read-only page).
+ */
+int cmpxchg_user_u32(uint32_t *uaddr, uint32_t old, uint32_t new, uint32_t *cur);
 /* Is [uaddr, uaddr+n) entirely user space (ending at or below USER_TOP, not wrapping)? */
 bool access_ok(const void *uaddr, size_t n);
 

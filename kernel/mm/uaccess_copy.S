@@ -50,3 +50,23 @@ uaccess_str_fixup:
 	popl %edi
 	popl %esi
 	ret
+
+/*
+ * int uaccess_cmpxchg(uint32_t *uaddr, uint32_t old, uint32_t new, uint32_t *cur):
+ * one locked compare-and-exchange of a user word (futexes: FUTEX_WAKE_OP, the
+ * robust list at a thread's death). *cur gets the value found; 0, or -14 on a fault.
+ */
+.globl uaccess_cmpxchg, uaccess_cmpxchg_insn, uaccess_cmpxchg_fixup
+uaccess_cmpxchg:
+	movl 4(%esp), %edx
+	movl 8(%esp), %eax
+	movl 12(%esp), %ecx
+uaccess_cmpxchg_insn:
+	lock cmpxchgl %ecx, (%edx)
+	movl 16(%esp), %edx
+	movl %eax, (%edx)
+	xorl %eax, %eax
+	ret
+uaccess_cmpxchg_fixup:
+	movl $-14, %eax                 /* -EFAULT */
+	ret

@@ -6,8 +6,10 @@
  * (kernel/mm/mmap.c) change both; the fault path (mm_fault) reads the
  * regions to know if an absent page may come on demand.
  *
- * Every function here needs mm->lock and does at most MM_VMAS_MAX steps, so
- * the rule of docs/mm.md (no long work under the lock) holds.
+ * Every function here needs page_table_lock and does at most MM_VMAS_MAX
+ * steps, so the rule of docs/mm.md (no long work under the lock) holds.
+ * Whoever changes the regions holds mmap_sem for writing as well, so a
+ * page fault may read them under either lock (docs/mm.md section 8).
  */
 #include "kernel/mm/vma.h"
 
@@ -16,7 +18,7 @@
 
 struct vma *vma_find(struct mm *mm, uintptr_t va)
 {
-	assert_spin_held(&mm->lock);
+	assert_spin_held(&mm->page_table_lock);
 	for (unsigned i = 0; i < mm->nvmas; i++)
 		if (va >= mm->vmas[i].start && va < mm->vmas[i].end)
 			return &mm->vmas[i];
@@ -32,7 +34,7 @@ static bool meets_heap(struct mm *mm, uintptr_t start, uintptr_t end)
 
 bool vma_meets(struct mm *mm, uintptr_t start, uintptr_t end)
 {
-	assert_spin_held(&mm->lock);
+	assert_spin_held(&mm->page_table_lock);
 	for (unsigned i = 0; i < mm->nvmas; i++)
 		if (start < mm->vmas[i].end && end > mm->vmas[i].start)
 			return true;
@@ -46,7 +48,7 @@ bool vma_range_free(struct mm *mm, uintptr_t start, uintptr_t end)
 
 bool vma_range_covered(struct mm *mm, uintptr_t start, uintptr_t end)
 {
-	assert_spin_held(&mm->lock);
+	assert_spin_held(&mm->page_table_lock);
 	/* Sorted and disjoint: walk the regions, each must begin where the last ended. */
 	for (unsigned i = 0; i < mm->nvmas && start < end; i++) {
 		struct vma *v = &mm->vmas[i];
@@ -84,7 +86,7 @@ static bool splits(struct mm *mm, uintptr_t start, uintptr_t end)
 
 int vma_remove(struct mm *mm, uintptr_t start, uintptr_t end)
 {
-	assert_spin_held(&mm->lock);
+	assert_spin_held(&mm->page_table_lock);
 	if (splits(mm, start, end) && mm->nvmas >= MM_VMAS_MAX)
 		return -ENOMEM;
 	for (unsigned i = mm->nvmas; i-- > 0;) {
@@ -125,7 +127,7 @@ int vma_set(struct mm *mm, uintptr_t start, uintptr_t end, unsigned prot)
 {
 	unsigned i;
 
-	assert_spin_held(&mm->lock);
+	assert_spin_held(&mm->page_table_lock);
 	/* Worst case: one split by the removal, one new region. Check first: fail without a change. */
 	if (mm->nvmas + (splits(mm, start, end) ? 2 : 1) > MM_VMAS_MAX)
 		return -ENOMEM;
@@ -141,7 +143,7 @@ uintptr_t vma_find_gap(struct mm *mm, uintptr_t hint, size_t len)
 {
 	uintptr_t top = USER_MMAP_TOP;
 
-	assert_spin_held(&mm->lock);
+	assert_spin_held(&mm->page_table_lock);
 	if (len == 0 || len > USER_MMAP_TOP - USER_MMAP_MIN)
 		return 0;
 	hint = ALIGN_DOWN(hint, PAGE_SIZE);

@@ -1,4 +1,4 @@
-/* The list of mapped regions of an address space (struct vma, kernel/mm/mm.h). All need mm->lock. */
+/* The list of mapped regions of an address space (struct vma, kernel/mm/mm.h). All need page_table_lock (and mmap_sem for writing, to change them). */
 #ifndef KERNEL_MM_VMA_H
 #define KERNEL_MM_VMA_H
 

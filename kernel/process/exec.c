@@ -32,9 +32,11 @@
 #include "kernel/mm/mm.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/process/proc.h"
+#include "kernel/process/thread.h"
 #include "kernel/random.h"
 #include "kernel/syscall/handlers.h"
 #include "kernel/sched/task.h"
+#include "kernel/signal/signal.h"
 #include "kernel/uapi/auxv.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/fcntl.h"
@@ -286,6 +288,27 @@ static int exec_script(struct task *t, struct file *f, const char *path, const c
 	return exec_file(t, interp_file, interp, name, a, depth + 1);
 }
 
+/*
+ * The last step before the point of no return: the other threads of t's
+ * group are killed and gone (t takes the leader's pid if it was not the
+ * leader), and what t still shares with another process, descriptors and
+ * handlers, becomes its own: the new program starts alone. -EINTR when t is
+ * killed meanwhile, -ENOMEM.
+ */
+static int exec_leave_others(struct task *t)
+{
+	int r;
+
+	if (t != current)
+		return 0;               /* exec_kernel() of a task that never ran: nothing shared */
+	r = thread_de_thread();
+	if (r == 0)
+		r = vfs_unshare_files(t);
+	if (r == 0)
+		r = signal_unshare(t);
+	return r;
+}
+
 /* The common part: the program is open, the arguments are in kernel memory. Consumes f. */
 static int exec_file(struct task *t, struct file *f, const char *path, const char *name,
 		     struct exec_args *a, int depth)
@@ -322,6 +345,8 @@ static int exec_file(struct task *t, struct file *f, const char *path, const cha
 		r = mm_alloc_range(mm, USER_STACK_TOP - USER_STACK_SIZE, USER_STACK_TOP, PTE_W);
 	if (r == 0)
 		r = build_stack(mm, a, &info, &esp);
+	if (r == 0)
+		r = exec_leave_others(t);
 	if (r < 0) {
 		mm_destroy(mm);
 		return r;

@@ -1,7 +1,7 @@
 /*
- * fork's relatives: vfork() and clone() with the flags that fork-like use
- * needs, and what every new process inherits besides its memory (which
- * proc_fork() in kernel/process/proc.c copies, copy-on-write).
+ * fork's relatives: vfork() and clone(), which makes processes and threads,
+ * and what every new task inherits besides its memory (which proc_fork()
+ * in kernel/process/proc.c copies, copy-on-write, or shares).
  *
  * vfork() runs the child in the parent's own address space (mm_get: no
  * copy at all) and puts the parent to sleep until the child calls execve
@@ -10,12 +10,13 @@
  * posix_spawn() (clone with CLONE_VM | CLONE_VFORK and a stack of its own)
  * rely on exactly that.
  *
- * smpix has one thread per process, so clone() accepts only what makes a
- * new process: the exit signal (CSIGNAL), CLONE_VFORK (with CLONE_VM: the
- * shared memory of vfork; without: a copy, and the parent waits),
- * CLONE_SETTLS, and the tid-pointer flags glibc's fork() passes. CLONE_VM
- * without CLONE_VFORK would be a thread: -EINVAL. Flags that make a thread or share other state answer -EINVAL,
- * logged once so that a program that needs threads says so.
+ * clone() takes Linux's flags for threads: CLONE_VM, CLONE_FS, CLONE_FILES
+ * and CLONE_SIGHAND share those; CLONE_THREAD puts the child in our thread
+ * group (kernel/process/thread.c); CLONE_SYSVSEM is accepted (no System V
+ * semaphores to undo); the tid flags write the new thread id, and
+ * CLONE_CHILD_CLEARTID has it cleared and futex-woken at exit (pthread_join).
+ * The combinations Linux refuses get its -EINVAL; flags for what smpix does
+ * not have (namespaces, ptrace, pidfds) answer -EINVAL too, logged once.
  */
 #include "kernel/process/fork.h"
 
@@ -26,6 +27,7 @@
 #include "kernel/process/pgrp.h"
 #include "kernel/printk.h"
 #include "kernel/process/proc.h"
+#include "kernel/process/thread.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "kernel/syscall/handlers.h"
@@ -35,9 +37,9 @@
 #include "kernel/x86/tls.h"
 #include "kernel/x86/trap.h"
 
-void fork_inherit(struct task *child, struct task *parent)
+void fork_inherit(struct task *child, struct task *parent, bool share_sighand)
 {
-	signal_fork(child, parent);
+	signal_fork(child, parent, share_sighand);
 	spin_lock(&proc_lock);
 	pgrp_fork(child, parent);
 	spin_unlock(&proc_lock);
@@ -50,6 +52,7 @@ void fork_release_vfork_parent(struct task *t)
 {
 	assert_spin_held(&proc_lock);
 	if (t->vfork_parent) {
+		WRITE_ONCE(t->vfork_parent->vfork_waiting, false);
 		wake_up(&t->vfork_parent->vfork_done);
 		t->vfork_parent = NULL;
 	}
@@ -67,28 +70,34 @@ void fork_exec_done(struct task *t)
 	spin_unlock_irqrestore(&proc_lock, flags);
 }
 
-static bool vfork_child_done(struct task *c)
+/* Read on the parent's side: c itself may be freed once it has let go (a thread, or a CLONE_PARENT child). */
+static bool vfork_child_done(struct task *p)
 {
-	return READ_ONCE(c->vfork_parent) == NULL;
+	return !READ_ONCE(p->vfork_waiting);
 }
 
 /*
  * Start child c and, for vfork, sleep until it execs or exits. Killable: a
  * parent killed meanwhile lets go of c first (under proc_lock), so c never
- * wakes a parent that is gone. c cannot be freed while we wait: we are the
- * only one who may reap it.
+ * wakes a parent that is gone. While p->vfork_waiting is set (under
+ * proc_lock) c has not exited, so it is still there to be let go of.
  */
 static int start_child(struct task *c, bool vfork)
 {
 	struct task *p = current;
 	int pid = c->pid;
 
-	if (vfork)
+	if (vfork) {
+		p->vfork_waiting = true;
 		c->vfork_parent = p;    /* c is not running yet: no lock needed */
+	}
 	wake_up_new_task(c);
-	if (vfork && wait_event_killable(p->vfork_done, vfork_child_done(c)) < 0) {
+	if (vfork && wait_event_killable(p->vfork_done, vfork_child_done(p)) < 0) {
 		spin_lock(&proc_lock);
-		c->vfork_parent = NULL;
+		if (p->vfork_waiting) {
+			p->vfork_waiting = false;
+			c->vfork_parent = NULL;
+		}
 		spin_unlock(&proc_lock);
 	}
 	return pid;
@@ -96,14 +105,15 @@ static int start_child(struct task *c, bool vfork)
 
 long sys_vfork(void)
 {
-	struct task *c = proc_fork(true);
+	struct task *c = proc_fork(CLONE_VM);
 
 	if (!c)
 		return -ENOMEM;
 	return start_child(c, true);
 }
 
-#define CLONE_OK (CSIGNAL | CLONE_VM | CLONE_VFORK | CLONE_SETTLS | CLONE_PARENT_SETTID | \
+#define CLONE_OK (CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_VFORK | \
+		  CLONE_PARENT | CLONE_THREAD | CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID | \
 		  CLONE_CHILD_CLEARTID | CLONE_CHILD_SETTID | CLONE_DETACHED | CLONE_UNTRACED)
 
 /* Flags smpix cannot honour: say so once, by value. */
@@ -113,45 +123,81 @@ static long clone_refuse(unsigned long flags)
 
 	if (!said) {
 		said = true;
-		printk("pid %d (%s): clone flags %lx need threads or shared state, which smpix "
-		       "does not have: -EINVAL\n", current->pid, current->name, flags);
+		printk("pid %d (%s): clone flags %lx ask for what smpix does not have: -EINVAL\n",
+		       current->pid, current->name, flags);
 	}
 	return -EINVAL;
+}
+
+/* The combinations Linux's copy_process() refuses, with its errno. */
+static long clone_check(unsigned long flags)
+{
+	/* A thread shares the handlers its signals run; shared handlers need the memory they live in. */
+	if ((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND))
+		return -EINVAL;
+	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
+		return -EINVAL;
+	/* init's siblings would have no one to reap them. */
+	if ((flags & CLONE_PARENT) && current->group->leader == init_task)
+		return -EINVAL;
+	if (flags & ~CLONE_OK)
+		return clone_refuse(flags);
+	if ((int)(flags & CSIGNAL) > _NSIG)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * What the new task is told at birth: its TLS, its stack, and its id
+ * written where the tid flags ask (errors ignored, as Linux).
+ */
+static void clone_setup(struct task *c, unsigned long flags, uint32_t newsp, uint32_t ptid,
+			uint32_t ctid, int tls_idx, uint64_t tls_desc)
+{
+	int tid = c->pid;
+
+	if (newsp)
+		task_trapframe(c)->esp = newsp;
+	if (flags & CLONE_SETTLS)
+		c->tls[tls_idx] = tls_desc;
+	if (flags & CLONE_PARENT_SETTID)
+		put_user_u32((void *)ptid, (uint32_t)tid);
+	if (flags & CLONE_CHILD_SETTID)
+		mm_copy_in(c->mm, ctid, &tid, sizeof(tid));
+	if (flags & CLONE_CHILD_CLEARTID)
+		c->clear_child_tid = ctid;
 }
 
 /* i386 argument order: flags, new stack, parent's tid pointer, TLS (user_desc), child's tid pointer. */
 long sys_clone(unsigned long flags, uint32_t newsp, uint32_t ptid, uint32_t utls, uint32_t ctid)
 {
-	struct task *c;
-	int sig = (int)(flags & CSIGNAL), pid, tls_idx = 0, r;
+	struct task *c, *p = current;
+	int tls_idx = 0, r;
 	uint64_t tls_desc = 0;
 
-	if (flags & ~CLONE_OK)
-		return clone_refuse(flags);
-	/* Memory shared with a parent that runs on is a thread; with one that sleeps (vfork), a copy does. */
-	if ((flags & CLONE_VM) && !(flags & CLONE_VFORK))
-		return clone_refuse(flags);
-	if (sig > _NSIG)
-		return -EINVAL;
+	r = clone_check(flags);
+	if (r < 0)
+		return r;
 	if (flags & CLONE_SETTLS) {
 		r = tls_desc_from_user((void *)utls, &tls_idx, &tls_desc);
 		if (r < 0)
 			return r;
 	}
-	c = proc_fork(flags & CLONE_VM);       /* with CLONE_VFORK (checked above): shared */
+	c = proc_fork(flags);
 	if (!c)
 		return -ENOMEM;
-	c->exit_signal = sig;
-	if (newsp)
-		task_trapframe(c)->esp = newsp;
-	if (flags & CLONE_SETTLS)
-		c->tls[tls_idx] = tls_desc;
-	pid = c->pid;
-	if (flags & CLONE_PARENT_SETTID)
-		put_user_u32((void *)ptid, (uint32_t)pid);      /* errors ignored, as Linux */
-	if (flags & CLONE_CHILD_SETTID)
-		mm_copy_in(c->mm, ctid, &pid, sizeof(pid));
-	if (flags & CLONE_CHILD_CLEARTID)
-		c->clear_child_tid = ctid;
+	if (flags & CLONE_THREAD) {
+		r = thread_join_group(c);
+		if (r < 0) {
+			proc_fork_abort(c);
+			return r;
+		}
+		c->exit_signal = 0;             /* a thread tells nobody of its exit: its group does */
+	} else if (flags & CLONE_PARENT) {
+		c->exit_signal = p->group_leader->exit_signal;  /* a sibling: the parent expects what it knows */
+	} else {
+		c->exit_signal = (int)(flags & CSIGNAL);
+	}
+	clone_setup(c, flags, newsp, ptid, ctid, tls_idx, tls_desc);
 	return start_child(c, flags & CLONE_VFORK);
 }

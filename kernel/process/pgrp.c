@@ -8,7 +8,9 @@
  */
 #include "kernel/process/pgrp.h"
 
+#include "kernel/locking/atomic.h"
 #include "kernel/process/proc.h"
+#include "kernel/process/thread.h"
 #include "kernel/signal/signal.h"
 #include "kernel/syscall/handlers.h"
 #include "kernel/sched/task.h"
@@ -25,10 +27,15 @@ void pgrp_make_leader(struct task *t)
 	t->pgid = t->sid = t->pid;
 }
 
-/* A live process (not a zombie, not a kernel thread). Needs tasks_lock. */
+/*
+ * A live process (not a zombie, not a kernel thread), named by its group
+ * leader: its other threads are the same process, not more of them; a
+ * leader that has exited before its threads still stands for them. Needs tasks_lock.
+ */
 static bool is_live_process(const struct task *t)
 {
-	return t->mm && !t->exited && t->state != TASK_NEW && t->state != TASK_DEAD;
+	return t->is_process && !t->exited && t->state != TASK_NEW && t->state != TASK_DEAD &&
+	       thread_group_leader(t) && READ_ONCE(t->group->nr_threads) > 0;
 }
 
 /*
@@ -102,12 +109,12 @@ int pgrp_session(int pgid)
 
 static bool not_init_nor_caller(const struct task *t, int unused)
 {
-	return t != init_task && t != current;
+	return t != init_task && t->group != current->group;
 }
 
 static void send_one(struct task *t, int sig)
 {
-	signal_send_from_user(t, sig, SI_USER);
+	signal_send_from_user(t, sig, SI_USER, false);
 }
 
 int pgrp_kill(int pgid, int sig)

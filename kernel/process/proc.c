@@ -20,6 +20,7 @@
 #include "kernel/mm/mm.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/process/pgrp.h"
+#include "kernel/process/thread.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
@@ -27,6 +28,7 @@
 #include "kernel/syscall/handlers.h"
 #include "kernel/sched/task.h"
 #include "kernel/uapi/errno.h"
+#include "kernel/uapi/sched.h"
 #include "kernel/uapi/signal.h"
 #include "kernel/uapi/wait.h"
 #include "kernel/x86/power.h"
@@ -140,19 +142,29 @@ int proc_spawn(const char *path, const char *const *argv)
 	return pid;
 }
 
-struct task *proc_fork(bool share_mm)
+/*
+ * Whose child a new process is: the leader of our group (so wait4 in any
+ * of our threads finds it), or with CLONE_PARENT our own parent's.
+ */
+static struct task *new_parent(struct task *p, unsigned long flags)
+{
+	return (flags & CLONE_PARENT) ? p->group_leader->parent : p->group_leader;
+}
+
+struct task *proc_fork(unsigned long flags)
 {
 	struct task *p = current, *c = task_alloc(p->name);
 	struct trapframe *tf;
 
 	if (!c)
 		return NULL;
-	c->mm = share_mm ? mm_get(p->mm) : mm_fork(p->mm);
+	c->mm = (flags & CLONE_VM) ? mm_get(p->mm) : mm_fork(p->mm);
 	if (!c->mm) {
 		task_free(c);
 		return NULL;
 	}
-	if (vfs_proc_fork(p, c) < 0) {  /* the same open files, directory and umask */
+	/* The same open files, directory and umask: copies, or shared (CLONE_FILES, CLONE_FS). */
+	if (vfs_proc_fork(p, c, flags & CLONE_FILES, flags & CLONE_FS) < 0) {
 		mm_put(c->mm);
 		task_free(c);
 		return NULL;
@@ -163,15 +175,28 @@ struct task *proc_fork(bool share_mm)
 	c->cpus_allowed = p->cpus_allowed;
 	c->exec_info = exec_info_get(p->exec_info);     /* same program, same arguments */
 	fpu_copy_live(&c->fpu);         /* the child starts with the parent's FPU registers */
-	fork_inherit(c, p);             /* signal actions, process group, TLS (kernel/process/fork.c) */
-	proc_link(c, p);
+	fork_inherit(c, p, flags & CLONE_SIGHAND);     /* signal actions, process group, TLS (fork.c) */
+	/* A thread is nobody's child: its group's leader is (kernel/process/thread.c). */
+	proc_link(c, (flags & CLONE_THREAD) ? NULL : new_parent(p, flags));
 	task_start_in_user_mode(c);
 	return c;
 }
 
+/* A child that never ran: undo proc_fork() (clone failed after it). */
+void proc_fork_abort(struct task *c)
+{
+	vfs_proc_exit(c);
+	mm_put(c->mm);
+	c->mm = NULL;
+	spin_lock(&proc_lock);
+	list_del(&c->sibling);
+	task_free(c);
+	spin_unlock(&proc_lock);
+}
+
 long sys_fork(void)
 {
-	struct task *c = proc_fork(false);
+	struct task *c = proc_fork(0);
 	int pid;
 
 	if (!c)
@@ -230,28 +255,68 @@ void proc_orphan_children(struct task *t)
 	spin_unlock_irqrestore(&proc_lock, flags);
 }
 
+/*
+ * The group of t (its last thread, t, is exiting) is gone: its leader becomes
+ * the zombie its parent reaps, with the group's status; without a parent
+ * (or one that wants no zombies) it is freed instead. Needs proc_lock.
+ */
+static void group_end(struct task *t)
+{
+	struct task *leader = t->group_leader, *parent;
+	int status = thread_group_status(t);
+
+	assert_spin_held(&proc_lock);
+	reparent_children(leader);
+	fork_release_vfork_parent(leader);      /* a parent in vfork() waits for our exit (or exec) */
+	leader->exit_status = status;
+	leader->exited = true;
+	parent = leader->parent;
+	if (parent && signal_no_zombies(parent)) {
+		/* The parent ignores SIGCHLD (or set SA_NOCLDWAIT): no zombie; a waiting wait4 sees -ECHILD. */
+		signal_notify_parent(leader, parent, status);
+		list_del(&leader->sibling);
+		leader->parent = NULL;
+		wake_up(&parent->child_exit);
+		parent = NULL;
+	}
+	if (parent) {
+		/* A zombie until the parent reaps it; the parent cannot be reaped and freed meanwhile. */
+		leader->state = TASK_ZOMBIE;
+		signal_notify_parent(leader, parent, status);   /* SIGCHLD, CLD_EXITED or CLD_KILLED */
+		wake_up(&parent->child_exit);
+	} else if (leader != t) {
+		sched_free_zombie(leader);      /* went first, as a zombie: nobody will reap it now */
+	}
+	/* else t itself: the scheduler frees it after its last switch (task_exit_final). */
+}
+
 void proc_exit(int status)
 {
 	struct task *t = current;
-	struct task *parent;
 	struct mm *mm = t->mm;
+	struct sighand *sh;
+	uint32_t flags;
 
-	if (t == init_task) {
-		printk("smpix: init (pid %d) exited with status 0x%x; powering off\n", t->pid, status);
+	if (init_task && t->group == init_task->group && READ_ONCE(t->group->nr_threads) == 1) {
+		printk("smpix: init (pid %d) exited with status 0x%x; powering off\n", t->tgid, status);
 		power_off();
 	}
+	sh = signal_lock(t, &flags);
+	t->exiting = true;              /* signals for the process go to the other threads now */
+	signal_unlock(sh, flags);
 	/* A process may die inside a syscall that runs under the BKL (bkl=syscalls). */
 #ifdef CONFIG_BKL
 	while (kernel_locked())
 		unlock_kernel();
 #endif
-	vfs_proc_exit(t);               /* close every file (a release may sleep: before cli below) */
+	thread_exit_mm(t);              /* robust futexes, CLONE_CHILD_CLEARTID: pthread_join() */
+	vfs_proc_exit(t);               /* let go of the files (a release may sleep: before cli below) */
 	/* Under proc_lock: the OOM killer reads t->mm->npages under it (kernel/mm/oom_kill.c). */
 	spin_lock(&proc_lock);
 	t->mm = NULL;
 	spin_unlock(&proc_lock);
 	mm_activate(NULL, (char *)t->kstack + KSTACK_SIZE);
-	mm_put(mm);                     /* a vfork child's: its parent's, which lives on */
+	mm_put(mm);                     /* a vfork child's: its parent's, which lives on; a thread's: the group's */
 	itimer_exit(t);                 /* no SIGALRM for a process that is gone */
 
 	/*
@@ -261,26 +326,16 @@ void proc_exit(int status)
 	 */
 	cli();
 	spin_lock(&proc_lock);
-	reparent_children(t);
-	fork_release_vfork_parent(t);   /* a parent in vfork() waits for our exit (or exec) */
 	t->exit_status = status;
-	t->exited = true;
-	parent = t->parent;
-	if (parent && signal_no_zombies(parent)) {
-		/* The parent ignores SIGCHLD (or set SA_NOCLDWAIT): no zombie; a waiting wait4 sees -ECHILD. */
-		signal_notify_parent(t, parent, status);
-		list_del(&t->sibling);
-		t->parent = NULL;
-		wake_up(&parent->child_exit);
-		parent = NULL;
-	}
-	/* With a parent we stay a zombie until it reaps us; without one, the scheduler frees us. */
-	if (parent) {
+	/* As Linux's mm_release(): any task that exits lets its vfork parent go, a thread too. */
+	fork_release_vfork_parent(t);
+	if (thread_unlink(t)) {
+		group_end(t);
+	} else if (thread_group_leader(t)) {
+		/* The others live on: a zombie its parent cannot reap until the last of them is gone. */
 		t->state = TASK_ZOMBIE;
-		/* Still under proc_lock: the parent cannot be reaped and freed meanwhile. */
-		signal_notify_parent(t, parent, status);        /* SIGCHLD, CLD_EXITED or CLD_KILLED */
-		wake_up(&parent->child_exit);
 	}
+	/* A thread that is not the leader is nobody's child: the scheduler frees it. */
 	spin_unlock(&proc_lock);
 	task_exit_final();
 }
@@ -396,8 +451,11 @@ static int do_wait(int pid, int options, int *status, int *ustatus, void *urusag
 	bool any;
 	int r, cpid;
 
+	/* The group's children hang under its leader: any thread may wait for them. */
+	struct task *me = current->group_leader;
+
 	for (;;) {
-		c = take_zombie(current, pid, &any);
+		c = take_zombie(me, pid, &any);
 		if (c)
 			break;
 		if (!any)
@@ -405,13 +463,13 @@ static int do_wait(int pid, int options, int *status, int *ustatus, void *urusag
 		if (options & WNOHANG)
 			return 0;
 		/* A signal ends the wait: -ERESTARTSYS, restarted if its handler has SA_RESTART. */
-		r = wait_event_interruptible(current->child_exit, has_zombie(current, pid));
+		r = wait_event_interruptible(me->child_exit, has_zombie(me, pid));
 		if (r < 0)
 			return r;
 	}
 	r = wait_check_pointers(ustatus, urusage);
 	if (r < 0) {
-		untake_zombie(current, c);
+		untake_zombie(me, c);
 		return r;
 	}
 	cpid = c->pid;
@@ -444,17 +502,20 @@ long sys_waitpid(int pid, int *ustatus, int options)
 	return sys_wait4(pid, ustatus, options, NULL);
 }
 
+/* The process's id: its thread group's (gettid() is the thread's own). */
 long sys_getpid(void)
 {
-	return current->pid;
+	return current->tgid;
 }
 
 long sys_getppid(void)
 {
+	struct task *parent;
 	int ppid;
 
 	spin_lock(&proc_lock);
-	ppid = current->parent ? current->parent->pid : 0;
+	parent = current->group_leader->parent;
+	ppid = parent ? parent->tgid : 0;
 	spin_unlock(&proc_lock);
 	return ppid;
 }
@@ -469,8 +530,8 @@ void proc_init(void)
 	syscall_init();
 }
 
-/* One thread per process so far: ending the group is ending the process. */
+/* Every thread of the process ends (exit() ends only the caller's). */
 long sys_exit_group(int code)
 {
-	proc_exit(W_EXITCODE(code, 0));
+	thread_group_exit(W_EXITCODE(code, 0));
 }

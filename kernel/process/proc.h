@@ -26,9 +26,14 @@ int proc_spawn(const char *path, const char *const *argv);
 /*
  * Copy the calling process (fork, and vfork and clone in kernel/process/fork.c): the
  * new task, complete but not started (wake_up_new_task()), or NULL when out of memory.
- * Its memory is a copy-on-write copy, or with share_mm the caller's own (vfork).
+ * Its memory is a copy-on-write copy, or with CLONE_VM the caller's own (vfork, a
+ * thread); CLONE_FILES, CLONE_FS and CLONE_SIGHAND share those likewise; with
+ * CLONE_THREAD it is nobody's child (thread_join_group() makes it a thread), with
+ * CLONE_PARENT its parent is ours.
  */
-struct task *proc_fork(bool share_mm);
+struct task *proc_fork(unsigned long clone_flags);
+/* Undo proc_fork() for a child that never ran. */
+void proc_fork_abort(struct task *c);
 /* Wait for child pid (-1: any) to exit and reap it; its pid, or -ECHILD. */
 int proc_wait(int pid, int *status);
 /* End the current process with wait status `status` (W_EXITCODE form). */

@@ -502,6 +502,41 @@ int sched_sleep_ns(uint64_t ns)
 	return 0;
 }
 
+/*
+ * The sleep of a waiter that has queued itself where its waker will find it
+ * and set TASK_SLEEPING (futexes, kernel/futex/futex.c): schedule(), but if
+ * deadline (clock_ns(), 0: none) passes first, the tick wakes it, as it does
+ * sched_sleep_ns()'s sleepers. A wakeup that came before we are on the
+ * sleepers' list has made us TASK_RUNNING already: schedule() then returns
+ * at once. Either way the caller looks at why it woke.
+ */
+void schedule_until(uint64_t deadline)
+{
+	struct task *t = current;
+	struct runqueue *rq;
+	uint32_t flags;
+
+	if (!deadline) {
+		schedule();
+		return;
+	}
+	flags = irq_save();
+	rq = rq_lock_task(t);
+	t->wake_at_ns = deadline;
+	list_add_tail(&t->sleep_link, &rq->sleepers);
+	spin_unlock(&rq->lock);
+	irq_restore(flags);
+
+	schedule();
+
+	/* Off the list of the queue we joined (the tick may have taken us off already). */
+	flags = irq_save();
+	spin_lock(&rq->lock);
+	list_del(&t->sleep_link);
+	spin_unlock(&rq->lock);
+	irq_restore(flags);
+}
+
 void task_exit_final(void)
 {
 	struct task *t = current;

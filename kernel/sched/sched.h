@@ -20,6 +20,11 @@ void schedule(void);
 void sched_yield(void);
 /* Sleep for at least ns nanoseconds; returns early (-EINTR) when a signal is pending (nanosleep). */
 int sched_sleep_ns(uint64_t ns);
+/*
+ * Sleep, already TASK_SLEEPING and queued where a waker finds us, until woken
+ * or until clock_ns() reaches deadline (0: no deadline). The caller checks why.
+ */
+void schedule_until(uint64_t deadline);
 /* Called by the timer interrupt on each CPU. */
 void sched_tick(void);
 struct trapframe;

@@ -3,6 +3,7 @@
 
 #include "kernel/process/exec_info.h"
 #include "kernel/process/groups.h"
+#include "kernel/process/thread.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/memlayout.h"
@@ -50,7 +51,11 @@ struct task *task_alloc(const char *name)
 	list_init(&t->children);
 	list_init(&t->sibling);
 	wait_queue_init(&t->child_exit, "child_exit");
-	signal_init_task(t);
+	if (signal_init_task(t) < 0) {
+		pmm_free_pages(stack, KSTACK_SIZE / PAGE_SIZE);
+		kfree(t);
+		return NULL;
+	}
 	t->syscall_nr = -1;
 	t->exit_signal = SIGCHLD;
 	wait_queue_init(&t->vfork_done, "vfork_done");
@@ -59,6 +64,15 @@ struct task *task_alloc(const char *name)
 
 	spin_lock_irqsave(&tasks_lock, flags);
 	t->pid = next_pid++;
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	/* A group of one, its own leader, until clone(CLONE_THREAD) makes it join another. */
+	if (thread_group_init(t) < 0) {
+		signal_release_task(t);
+		pmm_free_pages(stack, KSTACK_SIZE / PAGE_SIZE);
+		kfree(t);
+		return NULL;
+	}
+	spin_lock_irqsave(&tasks_lock, flags);
 	list_add_tail(&t->all_link, &all_tasks);
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	return t;
@@ -77,6 +91,8 @@ void task_free(struct task *t)
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	exec_info_put(t->exec_info);
 	groups_release(t);
+	signal_release_task(t);
+	thread_group_release(t);
 	pmm_free_pages(V2P(t->kstack), KSTACK_SIZE / PAGE_SIZE);
 	kfree(t);
 }
@@ -91,6 +107,7 @@ void task_make_init(struct task *t)
 		panic("task_make_init: pid 1 is already taken");
 	init_pid_taken = true;
 	t->pid = 1;
+	t->tgid = 1;
 	spin_unlock_irqrestore(&tasks_lock, flags);
 }
 

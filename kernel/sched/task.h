@@ -32,6 +32,9 @@ struct trapframe;
 struct bkl_site;
 struct exec_info;
 struct group_info;
+struct thread_group;
+struct sighand;
+struct fs_struct;
 
 struct task {
 	uint32_t saved_esp;             /* kernel stack pointer while switched out (switch.S) */
@@ -87,6 +90,19 @@ struct task {
 
 	/* ---- process fields (kernel/process/proc.c, kernel/process/exec.c, kernel/signal/deliver.c) ---- */
 	struct mm *mm;                  /* user address space; NULL for kernel threads */
+	/*
+	 * The thread group (kernel/process/thread.c). pid is this thread's id
+	 * (gettid), tgid the group's (getpid): the pid of its leader. A process
+	 * is a group of one, its own leader. Only a leader has a parent and
+	 * children: a thread's children are its leader's, as wait4 from any
+	 * thread of the group sees them.
+	 */
+	int tgid;
+	struct task *group_leader;
+	struct thread_group *group;     /* the group's shared signals and exit state (refcounted) */
+	struct sighand *sighand;        /* signal actions, shared by CLONE_SIGHAND (refcounted) */
+	struct list_head thread_link;   /* on group->threads: changed under proc_lock and the sighand lock */
+	bool exiting;                   /* in proc_exit: signals to the group go to another thread */
 	struct task *parent;
 	struct list_head children;      /* tasks whose parent we are */
 	struct list_head sibling;       /* on parent->children */
@@ -107,18 +123,18 @@ struct task {
 	bool did_exec;                  /* has run execve since fork (setpgid() may not move it then) */
 	struct task *vfork_parent;      /* sleeping in vfork() until we exec or exit; under proc_lock */
 	struct wait_queue vfork_done;   /* we sleep here in vfork() until the child lets go */
+	bool vfork_waiting;             /* in vfork(): the child has not let go yet; under proc_lock */
 	uint64_t tls[TLS_ENTRIES];      /* TLS descriptors, in the GDT while we run (x86/tls.c) */
-	uint32_t clear_child_tid;       /* set_tid_address(): for threads, which smpix does not have */
-	uint32_t robust_list;           /* set_robust_list(): likewise */
+	uint32_t clear_child_tid;       /* set_tid_address(), CLONE_CHILD_CLEARTID: zeroed and woken at exit */
+	uint32_t robust_list;           /* set_robust_list(): walked at exit (kernel/futex/) */
 	struct group_info *groups;      /* supplementary groups, shared and immutable; NULL: none (groups.c) */
 	uint64_t alarm_at_ns;           /* ITIMER_REAL: when SIGALRM is due, 0 if off (itimer.c) */
 	uint64_t alarm_interval_ns;     /* and then every this often, 0 for once */
 	struct list_head alarm_link;    /* on the list of armed timers */
 
-	/* ---- the VFS's per-process state (fs/vfs.c); only the task itself changes it ---- */
+	/* ---- the VFS's per-process state (fs/vfs.c), shared by CLONE_FILES and CLONE_FS ---- */
 	struct fdtable *files;          /* descriptors; NULL for kernel threads */
-	struct inode *cwd;              /* current directory (referenced); NULL: the root */
-	uint32_t umask;
+	struct fs_struct *fs;           /* current directory and umask (fs/fs_struct.h); NULL likewise */
 	bool uaccess_kernel;            /* in kernel_read(): the user-copy functions take kernel buffers */
 };
 
@@ -150,7 +166,10 @@ struct trapframe *task_trapframe(struct task *t);
  * (or a forked child) starts.
  */
 void task_start_in_user_mode(struct task *t);
-/* Find a process (not a kernel thread; a zombie too) by pid, NULL if none; for kill() and affinity. */
+/*
+ * Find a process or thread (not a kernel thread; a zombie too) by pid (a
+ * thread id), NULL if none; for kill() and affinity.
+ */
 struct task *task_find(int pid);
 void task_set_name(struct task *t, const char *name);
 

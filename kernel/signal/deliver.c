@@ -18,9 +18,11 @@
 #include "kernel/lib/string.h"
 #include "kernel/ipi.h"
 #include "kernel/mm/fault.h"
+#include "kernel/mm/kheap.h"
 #include "kernel/mm/mm.h"
 #include "kernel/printk.h"
 #include "kernel/process/proc.h"
+#include "kernel/process/thread.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/task.h"
 #include "kernel/uapi/errno.h"
@@ -35,41 +37,113 @@
 #define SYNCHRONOUS (SIGBIT(SIGSEGV) | SIGBIT(SIGBUS) | SIGBIT(SIGILL) | SIGBIT(SIGTRAP) | \
 		     SIGBIT(SIGFPE) | SIGBIT(SIGSYS))
 /*
- * Default action "ignore". Stop signals (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU)
- * would stop the process in Linux; without job control yet, they are ignored
- * too, and SIGCONT (continue) has nothing to do.
+ * Default action "ignore". SIGSTOP stops the whole process until SIGCONT
+ * (below, "stopping"); the terminal's stop signals (SIGTSTP, SIGTTIN,
+ * SIGTTOU) are still ignored: a stopped job would need wait4's WUNTRACED
+ * reports, which smpix's shell does not get yet. SIGCONT's work is done
+ * when it is sent; delivered, it is ignored.
  */
 #define DEFAULT_IGNORE (SIGBIT(SIGCHLD) | SIGBIT(SIGURG) | SIGBIT(SIGWINCH) | SIGBIT(SIGCONT) | \
-			SIGBIT(SIGSTOP) | SIGBIT(SIGTSTP) | SIGBIT(SIGTTIN) | SIGBIT(SIGTTOU))
+			SIGBIT(SIGTSTP) | SIGBIT(SIGTTIN) | SIGBIT(SIGTTOU))
 
-void signal_init_task(struct task *t)
+int signal_init_task(struct task *t)
 {
+	struct sighand *sh = kzalloc(sizeof(*sh));
+
+	if (!sh)
+		return -ENOMEM;
+	atomic_set(&sh->refs, 1);
+	spin_lock_init(&sh->lock, "sighand");
 	memset(&t->sig, 0, sizeof(t->sig));
-	spin_lock_init(&t->sig.lock, "signal");
 	t->sig.altstack_flags = SS_DISABLE;
+	t->sighand = sh;
+	return 0;
 }
 
-void signal_fork(struct task *child, struct task *parent)
+static void sighand_put(struct sighand *sh)
 {
+	if (sh && atomic_dec_and_test(&sh->refs))
+		kfree(sh);
+}
+
+void signal_release_task(struct task *t)
+{
+	sighand_put(t->sighand);
+	t->sighand = NULL;
+}
+
+/*
+ * t's sighand, locked. Only its own task changes t->sighand (execve's
+ * unshare), so the pointer read may be stale only if t is in exec right
+ * now: then it is read again under the old lock, which exec takes to
+ * switch. The old sighand lives on while another task shares it.
+ */
+struct sighand *signal_lock(struct task *t, uint32_t *flags)
+{
+	for (;;) {
+		struct sighand *sh = READ_ONCE(t->sighand);
+
+		spin_lock_irqsave(&sh->lock, *flags);
+		if (READ_ONCE(t->sighand) == sh)
+			return sh;
+		spin_unlock_irqrestore(&sh->lock, *flags);
+	}
+}
+
+void signal_unlock(struct sighand *sh, uint32_t flags)
+{
+	spin_unlock_irqrestore(&sh->lock, flags);
+}
+
+void signal_fork(struct task *child, struct task *parent, bool share)
+{
+	struct sighand *sh;
 	uint32_t flags;
 
-	signal_init_task(child);
-	spin_lock_irqsave(&parent->sig.lock, flags);
-	memcpy(child->sig.action, parent->sig.action, sizeof(child->sig.action));
+	if (share) {
+		sighand_put(child->sighand);
+		atomic_inc(&parent->sighand->refs);
+		child->sighand = parent->sighand;
+	}
+	sh = signal_lock(parent, &flags);
+	if (!share)
+		memcpy(child->sighand->action, sh->action, sizeof(sh->action));
 	child->sig.blocked = parent->sig.blocked;
 	child->sig.altstack_sp = parent->sig.altstack_sp;
 	child->sig.altstack_size = parent->sig.altstack_size;
 	child->sig.altstack_flags = parent->sig.altstack_flags;
-	spin_unlock_irqrestore(&parent->sig.lock, flags);
+	signal_unlock(sh, flags);
+}
+
+int signal_unshare(struct task *t)
+{
+	struct sighand *old = t->sighand, *own;
+	uint32_t flags;
+
+	if (atomic_read(&old->refs) == 1)
+		return 0;
+	own = kzalloc(sizeof(*own));
+	if (!own)
+		return -ENOMEM;
+	atomic_set(&own->refs, 1);
+	spin_lock_init(&own->lock, "sighand");
+	/* Switched under the old lock: a sender that read the old pointer sees the change (signal_lock). */
+	spin_lock_irqsave(&old->lock, flags);
+	memcpy(own->action, old->action, sizeof(own->action));
+	WRITE_ONCE(t->sighand, own);
+	spin_unlock_irqrestore(&old->lock, flags);
+	sighand_put(old);
+	return 0;
 }
 
 void signal_exec_reset(struct task *t)
 {
+	struct sighand *sh;
 	uint32_t flags;
 
-	spin_lock_irqsave(&t->sig.lock, flags);
+	sh = signal_lock(t, &flags);
 	for (int i = 0; i < _NSIG; i++) {
-		struct k_sigaction *ka = &t->sig.action[i];
+		struct k_sigaction *ka = &sh->action[i];
 
 		/* A handler's address means nothing in the new program; SIG_IGN is kept (nohup). */
 		if (ka->sa_handler != SIG_IGN)
@@ -77,7 +151,7 @@ void signal_exec_reset(struct task *t)
 	}
 	t->sig.altstack_sp = t->sig.altstack_size = 0;
 	t->sig.altstack_flags = SS_DISABLE;
-	spin_unlock_irqrestore(&t->sig.lock, flags);
+	signal_unlock(sh, flags);
 }
 
 /* ---- sending --------------------------------------------------------------- */
@@ -90,20 +164,20 @@ static bool default_ignored(int sig)
 /* Would sig be thrown away on arrival? Not if blocked: it waits, and the action may change. Lock held. */
 static bool discarded_on_arrival(struct task *t, int sig)
 {
-	const struct k_sigaction *ka = &t->sig.action[sig - 1];
+	const struct k_sigaction *ka = &t->sighand->action[sig - 1];
 
 	if (t->sig.blocked & SIGBIT(sig))
 		return false;
 	return ka->sa_handler == SIG_IGN || (ka->sa_handler == SIG_DFL && default_ignored(sig));
 }
 
-/* Will sig kill t when delivered? (Then t need not finish what it sleeps on.) Lock held. */
+/* Will sig kill t's process when t takes it? (Then no thread need finish what it sleeps on.) Lock held. */
 static bool kills_on_delivery(struct task *t, int sig)
 {
 	if (sig == SIGKILL)
 		return true;
-	return !(t->sig.blocked & SIGBIT(sig)) && t->sig.action[sig - 1].sa_handler == SIG_DFL &&
-	       !default_ignored(sig);
+	return sig != SIGSTOP && !(t->sig.blocked & SIGBIT(sig)) &&
+	       t->sighand->action[sig - 1].sa_handler == SIG_DFL && !default_ignored(sig);
 }
 
 /* Get t into the kernel soon: out of an interruptible sleep, or off its CPU's user code. */
@@ -116,45 +190,160 @@ static void signal_wake(struct task *t)
 		smp_send_reschedule(READ_ONCE(t->cpu));
 }
 
-void signal_send_info(struct task *t, int sig, const struct ksiginfo *info)
+/* Mark t as dying of sig: it exits at its next return to user mode; killable sleeps end. Lock held. */
+static void kill_one(struct task *t, int sig)
 {
-	struct sigstate *s = &t->sig;
-	bool wake = false;
-	uint32_t flags;
-
-	if (sig < 1 || sig > _NSIG)
-		return;
-	spin_lock_irqsave(&s->lock, flags);
-	if (discarded_on_arrival(t, sig)) {
-		spin_unlock_irqrestore(&s->lock, flags);
-		return;
-	}
-	/* Classic signals do not queue: a second one while the first is pending is the same one. */
-	if (!(s->pending & SIGBIT(sig))) {
-		s->pending |= SIGBIT(sig);
-		s->info[sig - 1] = *info;
-	}
-	if (kills_on_delivery(t, sig) && !t->killed) {
-		s->fatal = sig;
-		WRITE_ONCE(t->killed, true);    /* ends killable sleeps too (wait_event_killable) */
-	}
-	wake = t->killed || !(s->blocked & SIGBIT(sig));
-	spin_unlock_irqrestore(&s->lock, flags);
-	if (wake)
-		signal_wake(t);
-}
-
-void signal_force_kill(struct task *t, int sig)
-{
-	uint32_t flags;
-
-	spin_lock_irqsave(&t->sig.lock, flags);
+	t->sig.pending |= SIGBIT(SIGKILL);
 	if (!t->killed) {
 		t->sig.fatal = sig;
 		WRITE_ONCE(t->killed, true);
 	}
-	spin_unlock_irqrestore(&t->sig.lock, flags);
 	signal_wake(t);
+}
+
+void signal_kill_threads(struct task *t, struct task *skip)
+{
+	struct task *th;
+
+	assert_spin_held(&t->sighand->lock);
+	for_each_thread(t->group, th)
+		if (th != skip)
+			kill_one(th, SIGKILL);
+}
+
+/* A fatal signal for the whole process (Linux's complete_signal): every thread dies of sig. Lock held. */
+static void group_kill(struct task *t, int sig)
+{
+	struct thread_group *g = t->group;
+	struct task *th;
+
+	g->group_exit = true;
+	g->group_exit_code = W_EXITCODE(0, sig);
+	g->stopped = false;
+	for_each_thread(g, th)
+		kill_one(th, sig);
+}
+
+/* Take sig (a stop or SIGCONT) off the pending sets of t's whole group. Lock held. */
+static void flush_from_group(struct task *t, int sig)
+{
+	struct thread_group *g = t->group;
+	struct task *th;
+
+	g->shared_pending &= ~SIGBIT(sig);
+	for_each_thread(g, th)
+		th->sig.pending &= ~SIGBIT(sig);
+}
+
+/*
+ * What sig does the moment it is sent (Linux's prepare_signal): SIGCONT
+ * continues a stopped process and cancels a pending SIGSTOP; SIGSTOP
+ * cancels a pending SIGCONT. Returns whether sig is to be queued at all.
+ * Lock held.
+ */
+static bool prepare_signal(struct task *t, int sig)
+{
+	struct thread_group *g = t->group;
+	struct task *th;
+
+	if (g->group_exit)
+		return false;           /* the process is dying anyway */
+	if (sig == SIGSTOP)
+		flush_from_group(t, SIGCONT);
+	if (sig == SIGCONT) {
+		flush_from_group(t, SIGSTOP);
+		if (g->stopped) {
+			g->stopped = false;
+			for_each_thread(g, th)
+				wake_up_process(th);
+		}
+	}
+	return !discarded_on_arrival(t, sig);
+}
+
+/* Can th take sig now? */
+static bool wants_signal(struct task *th, int sig)
+{
+	if (th->exiting || th->killed)
+		return false;
+	return sig == SIGKILL || !(th->sig.blocked & SIGBIT(sig));
+}
+
+/*
+ * sig is pending for t (to_thread) or for its whole group: find a thread
+ * that can take it, kill the group if it is fatal, else wake that thread
+ * (Linux's complete_signal). Lock held.
+ */
+static void complete_signal(struct task *t, int sig, bool to_thread)
+{
+	struct task *target = NULL, *th;
+
+	if (wants_signal(t, sig)) {
+		target = t;
+	} else if (!to_thread) {
+		for_each_thread(t->group, th) {
+			if (wants_signal(th, sig)) {
+				target = th;
+				break;
+			}
+		}
+	}
+	if (!target)
+		return;                 /* blocked everywhere: it waits until a thread unblocks it */
+	if (kills_on_delivery(target, sig) && !t->group->group_exit) {
+		group_kill(t, sig);
+		return;
+	}
+	signal_wake(target);
+}
+
+static void send_locked(struct task *t, int sig, const struct ksiginfo *info, bool to_thread)
+{
+	struct thread_group *g = t->group;
+	k_sigset_t *pending = to_thread ? &t->sig.pending : &g->shared_pending;
+	struct ksiginfo *infos = to_thread ? t->sig.info : g->shared_info;
+
+	if (!prepare_signal(t, sig))
+		return;
+	/* Classic signals do not queue: a second one while the first is pending is the same one. */
+	if (!(*pending & SIGBIT(sig))) {
+		*pending |= SIGBIT(sig);
+		infos[sig - 1] = *info;
+	}
+	complete_signal(t, sig, to_thread);
+}
+
+static void send(struct task *t, int sig, const struct ksiginfo *info, bool to_thread)
+{
+	struct sighand *sh;
+	uint32_t flags;
+
+	if (sig < 1 || sig > _NSIG)
+		return;
+	sh = signal_lock(t, &flags);
+	send_locked(t, sig, info, to_thread);
+	signal_unlock(sh, flags);
+}
+
+void signal_send_info(struct task *t, int sig, const struct ksiginfo *info)
+{
+	send(t, sig, info, false);
+}
+
+void signal_send_thread(struct task *t, int sig, const struct ksiginfo *info)
+{
+	send(t, sig, info, true);
+}
+
+void signal_force_kill(struct task *t, int sig)
+{
+	struct sighand *sh;
+	uint32_t flags;
+
+	sh = signal_lock(t, &flags);
+	if (!t->group->group_exit)
+		group_kill(t, sig);
+	signal_unlock(sh, flags);
 }
 
 void signal_send(struct task *t, int sig)
@@ -182,38 +371,51 @@ void signal_notify_parent(struct task *child, struct task *parent, int wait_stat
 
 bool signal_no_zombies(struct task *parent)
 {
-	const struct k_sigaction *ka = &parent->sig.action[SIGCHLD - 1];
+	const struct k_sigaction *ka;
+	struct sighand *sh;
 	uint32_t flags;
 	bool yes;
 
-	spin_lock_irqsave(&parent->sig.lock, flags);
+	sh = signal_lock(parent, &flags);
+	ka = &sh->action[SIGCHLD - 1];
 	yes = ka->sa_handler == SIG_IGN || (ka->sa_flags & SA_NOCLDWAIT);
-	spin_unlock_irqrestore(&parent->sig.lock, flags);
+	signal_unlock(sh, flags);
 	return yes;
+}
+
+/* Signals t could take now: its own and its process's, less those it blocks. Lock held. */
+static k_sigset_t deliverable(struct task *t)
+{
+	return (t->sig.pending | t->group->shared_pending) & ~t->sig.blocked;
 }
 
 bool signal_pending(struct task *t)
 {
+	struct sighand *sh;
 	uint32_t flags;
 	bool yes;
 
-	if (READ_ONCE(t->killed))
+	if (!t->group)
+		return false;           /* an idle task: never signalled */
+	if (READ_ONCE(t->killed) || READ_ONCE(t->group->stopped))
 		return true;
-	spin_lock_irqsave(&t->sig.lock, flags);
-	yes = (t->sig.pending & ~t->sig.blocked) != 0;
-	spin_unlock_irqrestore(&t->sig.lock, flags);
+	sh = signal_lock(t, &flags);
+	yes = deliverable(t) != 0;
+	signal_unlock(sh, flags);
 	return yes;
 }
 
 /*
- * No signal pending at all, read without the lock (both halves of the set
+ * No signal pending at all, read without the lock (both halves of a set
  * may be read apart: a signal that arrives in between is seen next time).
  */
 static bool nothing_pending_hint(struct task *t)
 {
-	const volatile uint32_t *half = (const volatile uint32_t *)&t->sig.pending;
+	const volatile uint32_t *own = (const volatile uint32_t *)&t->sig.pending;
+	const volatile uint32_t *shared = (const volatile uint32_t *)&t->group->shared_pending;
 
-	return !READ_ONCE(t->killed) && half[0] == 0 && half[1] == 0;
+	return !READ_ONCE(t->killed) && !READ_ONCE(t->group->stopped) && own[0] == 0 && own[1] == 0 &&
+	       shared[0] == 0 && shared[1] == 0;
 }
 
 bool task_signal_pending(void)
@@ -233,11 +435,12 @@ int signal_fatal_pending(struct task *t)
 
 void signal_set_blocked(struct task *t, k_sigset_t mask)
 {
+	struct sighand *sh;
 	uint32_t flags;
 
-	spin_lock_irqsave(&t->sig.lock, flags);
+	sh = signal_lock(t, &flags);
 	t->sig.blocked = mask & ~UNBLOCKABLE;
-	spin_unlock_irqrestore(&t->sig.lock, flags);
+	signal_unlock(sh, flags);
 }
 
 bool signal_on_altstack(struct task *t, uint32_t sp)
@@ -273,29 +476,39 @@ static int lowest_signal(k_sigset_t set)
 	return lo ? __builtin_ctz(lo) + 1 : __builtin_ctz((uint32_t)(set >> 32)) + 33;
 }
 
-/* Take the next signal to deliver off t's pending set: 0 if none. */
+/*
+ * Take the next signal to deliver off t's pending sets: 0 if none. Its own
+ * (tkill, faults) before its process's, as Linux does.
+ */
 static int dequeue_signal(struct task *t, struct ksiginfo *info, struct k_sigaction *ka)
 {
 	struct sigstate *s = &t->sig;
+	struct thread_group *g = t->group;
+	struct sighand *sh;
 	k_sigset_t ready;
 	uint32_t flags;
 	int sig = 0;
 
-	spin_lock_irqsave(&s->lock, flags);
-	ready = s->pending & ~s->blocked;
+	sh = signal_lock(t, &flags);
+	ready = deliverable(t);
 	if (ready & SIGBIT(SIGKILL))
 		ready = SIGBIT(SIGKILL);
 	else if (ready & SYNCHRONOUS)
 		ready &= SYNCHRONOUS;
 	if (ready) {
 		sig = lowest_signal(ready);
-		s->pending &= ~SIGBIT(sig);
-		*info = s->info[sig - 1];
-		*ka = s->action[sig - 1];
+		if (s->pending & SIGBIT(sig)) {
+			s->pending &= ~SIGBIT(sig);
+			*info = s->info[sig - 1];
+		} else {
+			g->shared_pending &= ~SIGBIT(sig);
+			*info = g->shared_info[sig - 1];
+		}
+		*ka = sh->action[sig - 1];
 		if (ka->sa_handler > SIG_IGN && (ka->sa_flags & SA_RESETHAND))
-			memset(&s->action[sig - 1], 0, sizeof(s->action[0]));
+			memset(&sh->action[sig - 1], 0, sizeof(sh->action[0]));
 	}
-	spin_unlock_irqrestore(&s->lock, flags);
+	signal_unlock(sh, flags);
 	return sig;
 }
 
@@ -335,10 +548,48 @@ static void syscall_restart(struct trapframe *tf, struct task *t, const struct k
 	}
 }
 
+/* A fatal signal ends the whole process, whichever thread takes it (Linux's do_group_exit). */
 static void __noreturn die_of(int sig)
 {
 	sti();
-	proc_exit(W_EXITCODE(0, sig));
+	thread_group_exit(W_EXITCODE(0, sig));
+}
+
+/* ---- stopping ------------------------------------------------------------------ */
+
+/*
+ * SIGSTOP taken by one thread stops the process: the group is marked
+ * stopped and every thread is sent through its return path, where
+ * stop_here() puts it to sleep until SIGCONT (prepare_signal) or a kill.
+ */
+static void group_stop(struct task *t)
+{
+	struct thread_group *g = t->group;
+	struct sighand *sh;
+	struct task *th;
+	uint32_t flags;
+
+	sh = signal_lock(t, &flags);
+	if (!g->group_exit && !g->exec_task) {
+		g->stopped = true;
+		for_each_thread(g, th)
+			if (th != t)
+				signal_wake(th);
+	}
+	signal_unlock(sh, flags);
+}
+
+/* Sleep while the process is stopped. The state is set before the test: SIGCONT's wake-up is never lost. */
+static void stop_here(struct task *t)
+{
+	for (;;) {
+		t->state = TASK_SLEEPING;
+		smp_mb();
+		if (!READ_ONCE(t->group->stopped) || READ_ONCE(t->killed))
+			break;
+		schedule();
+	}
+	t->state = TASK_RUNNING;
 }
 
 /* Run sig's handler: push its frame, then block what the handler asks for. */
@@ -346,27 +597,28 @@ static void run_handler(struct trapframe *tf, struct task *t, int sig, const str
 			const struct k_sigaction *ka)
 {
 	struct sigstate *s = &t->sig;
+	struct sighand *sh;
 	k_sigset_t to_restore;
 	uint32_t flags;
 
 	syscall_restart(tf, t, ka);
-	spin_lock_irqsave(&s->lock, flags);
+	sh = signal_lock(t, &flags);
 	/* After sigsuspend, the handler returns to the mask from before the call. */
 	to_restore = s->restore_blocked ? s->saved_blocked : s->blocked;
-	spin_unlock_irqrestore(&s->lock, flags);
+	signal_unlock(sh, flags);
 	if (sigframe_setup(tf, sig, ka, info, to_restore) < 0) {
 		/* No room for the frame (a bad stack pointer): as Linux, the process dies of SIGSEGV. */
 		printk("pid %d (%s): cannot push the frame for signal %d at sp %08x; killing it\n",
 		       t->pid, t->name, sig, tf->esp);
 		die_of(SIGSEGV);
 	}
-	spin_lock_irqsave(&s->lock, flags);
+	sh = signal_lock(t, &flags);
 	s->restore_blocked = false;
 	s->blocked |= ka->sa_mask;
 	if (!(ka->sa_flags & SA_NODEFER))
 		s->blocked |= SIGBIT(sig);
 	s->blocked &= ~UNBLOCKABLE;
-	spin_unlock_irqrestore(&s->lock, flags);
+	signal_unlock(sh, flags);
 }
 
 void signal_return_to_user(struct trapframe *tf)
@@ -374,6 +626,7 @@ void signal_return_to_user(struct trapframe *tf)
 	struct task *t = current;
 	struct ksiginfo info;
 	struct k_sigaction ka;
+	struct sighand *sh;
 	uint32_t flags;
 	int sig;
 
@@ -396,24 +649,35 @@ void signal_return_to_user(struct trapframe *tf)
 slow:
 	/* Interrupts on while we work: the frame goes to user memory, which may fault (COW). */
 	sti();
-	while ((sig = dequeue_signal(t, &info, &ka)) != 0) {
+	for (;;) {
+		if (READ_ONCE(t->group->stopped))
+			stop_here(t);
+		if (READ_ONCE(t->killed))
+			die_of(signal_fatal_pending(t));
+		sig = dequeue_signal(t, &info, &ka);
+		if (!sig)
+			break;
 		if (ka.sa_handler == SIG_IGN)
 			continue;
 		if (ka.sa_handler == SIG_DFL) {
 			if (default_ignored(sig))
 				continue;
+			if (sig == SIGSTOP) {
+				group_stop(t);
+				continue;
+			}
 			die_of(sig);
 		}
 		run_handler(tf, t, sig, &info, &ka);
 		goto out;       /* one frame at a time; sigreturn comes back here for the next */
 	}
 	syscall_restart(tf, t, NULL);
-	spin_lock_irqsave(&t->sig.lock, flags);
+	sh = signal_lock(t, &flags);
 	if (t->sig.restore_blocked) {
 		t->sig.blocked = t->sig.saved_blocked;
 		t->sig.restore_blocked = false;
 	}
-	spin_unlock_irqrestore(&t->sig.lock, flags);
+	signal_unlock(sh, flags);
 out:
 	t->syscall_nr = -1;
 	cli();
@@ -458,12 +722,13 @@ static int fault_signal(const struct trapframe *tf, struct ksiginfo *info)
 /* Will the fault's signal reach a handler? Not if it is blocked or has none: then it kills. */
 static bool fault_has_handler(struct task *t, int sig)
 {
+	struct sighand *sh;
 	uint32_t flags;
 	bool yes;
 
-	spin_lock_irqsave(&t->sig.lock, flags);
-	yes = t->sig.action[sig - 1].sa_handler > SIG_IGN && !(t->sig.blocked & SIGBIT(sig));
-	spin_unlock_irqrestore(&t->sig.lock, flags);
+	sh = signal_lock(t, &flags);
+	yes = sh->action[sig - 1].sa_handler > SIG_IGN && !(t->sig.blocked & SIGBIT(sig));
+	signal_unlock(sh, flags);
 	return yes;
 }
 
@@ -478,8 +743,8 @@ void signal_user_fault(struct trapframe *tf)
 		return;
 	sig = fault_signal(tf, &info);
 	if (fault_has_handler(t, sig)) {
-		/* Delivered on the way out of this trap (trap_exit): the handler runs next. */
-		signal_send_info(t, sig, &info);
+		/* To this thread alone, on the way out of this trap (trap_exit): the handler runs next. */
+		signal_send_thread(t, sig, &info);
 		return;
 	}
 	if (tf->trapno == T_PGFLT)

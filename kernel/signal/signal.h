@@ -6,6 +6,7 @@
 #ifndef KERNEL_SIGNAL_H
 #define KERNEL_SIGNAL_H
 
+#include "kernel/locking/atomic.h"
 #include "kernel/locking/spinlock.h"
 #include "kernel/types.h"
 #include "kernel/uapi/signal.h"
@@ -23,44 +24,76 @@ struct ksiginfo {
 	uint32_t addr;          /* faults: the address */
 };
 
-/* A process's signal state, inside struct task. */
-struct sigstate {
-	/* Protects everything below. Taken with interrupts off (the alarm tick sends signals). */
+/*
+ * Signal actions, shared by the tasks made with CLONE_SIGHAND (every thread
+ * of a group): Linux's sighand_struct. Its lock is THE signal lock of every
+ * task that shares it: it protects their struct sigstate, their actions
+ * here, and their thread group's shared signal state (kernel/process/thread.h).
+ * Taken with interrupts off (the alarm tick sends signals); found from a
+ * task with signal_lock(), which copes with execve() giving it a new one.
+ */
+struct sighand {
+	atomic_t refs;
 	spinlock_t lock;
-	k_sigset_t pending;             /* sent, not yet delivered */
+	struct k_sigaction action[_NSIG];       /* index sig - 1 */
+};
+
+/* A thread's own signal state, inside struct task; under its sighand's lock. */
+struct sigstate {
+	k_sigset_t pending;             /* sent to this thread (tkill, faults), not yet delivered */
 	k_sigset_t blocked;             /* not delivered while blocked (stay pending) */
 	k_sigset_t saved_blocked;       /* sigsuspend's mask to put back after the handler */
 	bool restore_blocked;           /* saved_blocked is waiting to be put back */
 	int fatal;                      /* the signal that is killing us, once task->killed */
-	struct k_sigaction action[_NSIG];       /* index sig - 1 */
 	struct ksiginfo info[_NSIG];            /* of each pending signal (one each: no queueing) */
 	uint32_t altstack_sp;           /* sigaltstack: base, size, flags (SS_DISABLE when none) */
 	uint32_t altstack_size;
 	uint32_t altstack_flags;
 };
 
-/* Set up the signal state of a new task: nothing pending or blocked, every action default. */
-void signal_init_task(struct task *t);
-/* fork: the child has the parent's actions, mask and alternate stack, and nothing pending. */
-void signal_fork(struct task *child, struct task *parent);
+/* Set up the signal state of a new task: nothing pending or blocked, every action default. -ENOMEM. */
+int signal_init_task(struct task *t);
+/* The task is freed: let go of its actions. */
+void signal_release_task(struct task *t);
+/*
+ * fork and clone: the child has the parent's mask and alternate stack, and
+ * nothing pending; a copy of its actions, or (share: CLONE_SIGHAND) the very same.
+ */
+void signal_fork(struct task *child, struct task *parent, bool share);
+/*
+ * execve: actions shared with another process become t's own copy (-ENOMEM),
+ * before the point of no return.
+ */
+int signal_unshare(struct task *t);
 /* execve: handlers go back to SIG_DFL (ignored signals stay ignored); no alternate stack. */
 void signal_exec_reset(struct task *t);
+/* Lock t's signal state (its sighand's lock, interrupts off): the sighand locked. */
+struct sighand *signal_lock(struct task *t, uint32_t *flags);
+void signal_unlock(struct sighand *sh, uint32_t flags);
 
 /*
- * Send sig to t from the kernel (SI_KERNEL), or with the given info. Returns
- * 0 even when t ignores it (as Linux). Callers keep t from being freed
- * (proc_lock, or t is current). Safe from interrupt handlers.
+ * Send sig to t's process from the kernel (SI_KERNEL), or with the given
+ * info: any thread of its group that does not block it takes it, as
+ * kill() does. Callers keep t from being freed (proc_lock, or t is
+ * current). Safe from interrupt handlers.
  */
 void signal_send(struct task *t, int sig);
 void signal_send_info(struct task *t, int sig, const struct ksiginfo *info);
+/* The same for thread t alone (tkill, faults): only t takes it. */
+void signal_send_thread(struct task *t, int sig, const struct ksiginfo *info);
 /*
  * Send sig (0: none, only check) to t on behalf of the current process (kill,
- * tgkill), with si_code code. init gets only signals it has a handler for.
- * Needs proc_lock. Returns 0.
+ * tgkill), with si_code code: to its whole process, or (to_thread) to t
+ * alone. init gets only signals it has a handler for. Needs proc_lock. Returns 0.
  */
-int signal_send_from_user(struct task *t, int sig, int code);
-/* Kill t with sig whatever its handlers and mask say (a bad signal frame: SIGSEGV). */
+int signal_send_from_user(struct task *t, int sig, int code, bool to_thread);
+/* Kill t's process with sig whatever its handlers and mask say (a bad signal frame: SIGSEGV). */
 void signal_force_kill(struct task *t, int sig);
+/*
+ * Kill every thread of t's group but skip (NULL: none) with SIGKILL, for
+ * exit_group() or execve(). Needs the sighand lock.
+ */
+void signal_kill_threads(struct task *t, struct task *skip);
 /* The child's last word to its parent: SIGCHLD (or clone's exit signal) with CLD_* info. */
 void signal_notify_parent(struct task *child, struct task *parent, int wait_status);
 

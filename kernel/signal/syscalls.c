@@ -9,6 +9,7 @@
 #include "kernel/mm/uaccess.h"
 #include "kernel/process/pgrp.h"
 #include "kernel/process/proc.h"
+#include "kernel/process/thread.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "kernel/syscall/handlers.h"
@@ -30,16 +31,20 @@ static bool sig_valid(int sig)
  * has a handler for, as Linux protects it (SIGKILL included). sig 0 sends
  * nothing: it only asks whether the process exists. Needs proc_lock.
  */
-int signal_send_from_user(struct task *t, int sig, int code)
+int signal_send_from_user(struct task *t, int sig, int code, bool to_thread)
 {
-	struct ksiginfo info = { .code = code, .pid = current->pid };
+	struct ksiginfo info = { .code = code, .pid = current->tgid };
 
 	assert_spin_held(&proc_lock);
 	if (sig == 0)
 		return 0;
-	if (t == init_task && t->sig.action[sig - 1].sa_handler <= SIG_IGN)
+	if (init_task && t->group == init_task->group &&
+	    READ_ONCE(t->sighand->action[sig - 1].sa_handler) <= SIG_IGN)
 		return 0;
-	signal_send_info(t, sig, &info);
+	if (to_thread)
+		signal_send_thread(t, sig, &info);
+	else
+		signal_send_info(t, sig, &info);
 	return 0;
 }
 
@@ -63,59 +68,77 @@ long sys_kill(int pid, int sig)
 	if (!t)
 		r = -ESRCH;
 	else if (!t->exited)
-		r = signal_send_from_user(t, sig, SI_USER);
+		r = signal_send_from_user(t, sig, SI_USER, false);     /* any thread of t's process */
 	/* else a zombie: it exists until it is reaped, so 0, as in Linux; the signal is dropped. */
 	spin_unlock(&proc_lock);
 	return r;
 }
 
-/* One thread per process: thread id = process id, thread group id = the same. */
-long sys_tgkill(int tgid, int tid, int sig)
+/* Send sig to thread tid alone; tgid > 0 must be its group's id, 0 means any (tkill). */
+static long send_to_thread(int tgid, int tid, int sig)
 {
 	struct task *t;
 	int r;
 
-	if (tgid <= 0 || tid <= 0 || sig < 0 || sig > _NSIG)
-		return -EINVAL;
 	spin_lock(&proc_lock);
 	t = task_find(tid);
-	if (!t || t->exited || t->pid != tgid)
+	if (!t || t->exited || t->exiting || (tgid && t->tgid != tgid))
 		r = -ESRCH;
 	else
-		r = signal_send_from_user(t, sig, SI_TKILL);
+		r = signal_send_from_user(t, sig, SI_TKILL, true);
 	spin_unlock(&proc_lock);
 	return r;
 }
 
+long sys_tgkill(int tgid, int tid, int sig)
+{
+	if (tgid <= 0 || tid <= 0 || sig < 0 || sig > _NSIG)
+		return -EINVAL;
+	return send_to_thread(tgid, tid, sig);
+}
+
 long sys_tkill(int tid, int sig)
 {
-	return sys_tgkill(tid, tid, sig);
+	if (tid <= 0 || sig < 0 || sig > _NSIG)
+		return -EINVAL;
+	return send_to_thread(0, tid, sig);
 }
 
 /* ---- sigaction ---------------------------------------------------------------------- */
 
 /* Install act (if given) as sig's action; the old one into *oact (if given). */
+/* POSIX: setting SIG_IGN (or a default of ignore) discards what is pending, in every thread. Lock held. */
+static void discard_pending(struct task *t, int sig)
+{
+	struct task *th;
+
+	t->group->shared_pending &= ~SIGBIT(sig);
+	for_each_thread(t->group, th)
+		th->sig.pending &= ~SIGBIT(sig);
+}
+
+/* Install act (if given) as sig's action, for every thread sharing our handlers; the old one into *oact. */
 static int do_sigaction(int sig, const struct k_sigaction *act, struct k_sigaction *oact)
 {
 	struct task *t = current;
+	struct sighand *sh;
 	uint32_t flags;
 
 	if (!sig_valid(sig))
 		return -EINVAL;
 	if (act && (sig == SIGKILL || sig == SIGSTOP))
 		return -EINVAL;
-	spin_lock_irqsave(&t->sig.lock, flags);
+	sh = signal_lock(t, &flags);
 	if (oact)
-		*oact = t->sig.action[sig - 1];
+		*oact = sh->action[sig - 1];
 	if (act) {
-		t->sig.action[sig - 1] = *act;
-		t->sig.action[sig - 1].sa_mask &= ~UNBLOCKABLE;
-		/* POSIX: setting SIG_IGN (or a default of ignore) discards what is pending. */
+		sh->action[sig - 1] = *act;
+		sh->action[sig - 1].sa_mask &= ~UNBLOCKABLE;
 		if (act->sa_handler == SIG_IGN ||
 		    (act->sa_handler == SIG_DFL && (sig == SIGCHLD || sig == SIGURG || sig == SIGWINCH)))
-			t->sig.pending &= ~SIGBIT(sig);
+			discard_pending(t, sig);
 	}
-	spin_unlock_irqrestore(&t->sig.lock, flags);
+	signal_unlock(sh, flags);
 	return 0;
 }
 
@@ -165,10 +188,11 @@ long sys_sigaction(int sig, const void *uact, void *uoact)
 static int do_sigprocmask(int how, const k_sigset_t *set, k_sigset_t *old)
 {
 	struct task *t = current;
+	struct sighand *sh;
 	uint32_t flags;
 	int r = 0;
 
-	spin_lock_irqsave(&t->sig.lock, flags);
+	sh = signal_lock(t, &flags);
 	*old = t->sig.blocked;
 	if (set) {
 		switch (how) {
@@ -186,7 +210,7 @@ static int do_sigprocmask(int how, const k_sigset_t *set, k_sigset_t *old)
 		}
 		t->sig.blocked &= ~UNBLOCKABLE;
 	}
-	spin_unlock_irqrestore(&t->sig.lock, flags);
+	signal_unlock(sh, flags);
 	/* Unblocking makes pending signals deliverable: signal_return_to_user() sees them now. */
 	return r;
 }
@@ -230,12 +254,13 @@ long sys_sigprocmask(int how, const void *uset, void *uoset)
 static k_sigset_t blocked_pending(void)
 {
 	struct task *t = current;
+	struct sighand *sh;
 	k_sigset_t set;
 	uint32_t flags;
 
-	spin_lock_irqsave(&t->sig.lock, flags);
-	set = t->sig.pending & t->sig.blocked;
-	spin_unlock_irqrestore(&t->sig.lock, flags);
+	sh = signal_lock(t, &flags);
+	set = (t->sig.pending | t->group->shared_pending) & t->sig.blocked;
+	signal_unlock(sh, flags);
 	return set;
 }
 
@@ -285,13 +310,14 @@ long sys_pause(void)
 static long do_sigsuspend(k_sigset_t mask)
 {
 	struct task *t = current;
+	struct sighand *sh;
 	uint32_t flags;
 
-	spin_lock_irqsave(&t->sig.lock, flags);
+	sh = signal_lock(t, &flags);
 	t->sig.saved_blocked = t->sig.blocked;
 	t->sig.restore_blocked = true;
 	t->sig.blocked = mask & ~UNBLOCKABLE;
-	spin_unlock_irqrestore(&t->sig.lock, flags);
+	signal_unlock(sh, flags);
 	sleep_until_signal();
 	return -ERESTARTNOHAND;
 }

@@ -19,6 +19,7 @@ long sys_mmap2(uintptr_t addr, size_t len, int prot, int flags, int fd, unsigned
 long sys_munmap(uintptr_t addr, size_t len);
 long sys_mprotect(uintptr_t addr, size_t len, int prot);
 long sys_mremap(uintptr_t old, size_t old_len, size_t new_len, int flags, uintptr_t new_addr);
+long sys_madvise(uintptr_t start, size_t len, int advice);
 /* kernel/process/exec.c */
 long sys_execve(const char *upath, char *const *uargv, char *const *uenvp);
 /* kernel/signal/syscalls.c */
@@ -63,8 +64,12 @@ long sys_getgid(void);
 long sys_getegid(void);
 long sys_gettid(void);
 long sys_set_tid_address(uint32_t tidptr);
-long sys_set_robust_list(uint32_t head, size_t len);
 long sys_prctl(int option, uint32_t arg2);
+/* kernel/futex/sys_futex.c, kernel/futex/robust.c */
+long sys_futex(uint32_t uaddr, int op, uint32_t val, uint32_t utime, uint32_t uaddr2, uint32_t val3);
+long sys_futex_time64(uint32_t uaddr, int op, uint32_t val, uint32_t utime, uint32_t uaddr2, uint32_t val3);
+long sys_set_robust_list(uint32_t head, size_t len);
+long sys_get_robust_list(int pid, uint32_t *uhead, uint32_t *ulen);
 /* kernel/process/rlimit.c */
 long sys_ugetrlimit(unsigned r, void *ulim);
 long sys_getrlimit(unsigned r, void *ulim);
@@ -156,6 +161,7 @@ long sys_ioctl(int fd, unsigned cmd, unsigned long arg);
 long sys_sync(void);
 long sys_fsync(int fd);
 long sys_fdatasync(int fd);
+long sys_syncfs(int fd);
 /* fs/poll.c */
 long sys_poll(void *ufds, unsigned nfds, int timeout_ms);
 /* fs/pipe/pipe.c */

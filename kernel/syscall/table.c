@@ -6,7 +6,7 @@
  * in only a few places, where code still relied on "nobody else is in the
  * kernel": reboot() is one that "The Big Kernel Lock lives on" (2004) names,
  * so it keeps the flag here. Everything else protects its own data with its
- * own locks (proc_lock, mm->lock, the run queues), so it runs without the
+ * own locks (proc_lock, an mm's mmap_sem, the run queues), so it runs without the
  * BKL. ioctl() has no flag here: fs/ioctl/vfs_ioctl.c's needs_bkl() decides
  * per driver, per call.
  *
@@ -45,6 +45,7 @@ const struct syscall_desc syscall_table[] = {
 	SYSCALL(munmap,            2, 0),
 	SYSCALL(mprotect,          3, 0),
 	SYSCALL(mremap,            5, 0),
+	SYSCALL(madvise,           3, 0),
 	SYSCALL(ioctl,             3, 0),       /* fs/ioctl/ioctl.c; the BKL: fs/ioctl/vfs_ioctl.c */
 	SYSCALL(getppid,           0, 0),
 	SYSCALL(reboot,            4, SYS_BKL),
@@ -104,7 +105,11 @@ const struct syscall_desc syscall_table[] = {
 	SYSCALL(tgkill,             3, 0),
 	SYSCALL(clock_getres,       2, 0),
 	SYSCALL(clock_nanosleep,    4, 0),
+	/* Futexes (kernel/futex/): no BKL, a lock per hash bucket; a waiter sleeps in the call. */
+	SYSCALL(futex,              6, 0),
+	SYSCALL(futex_time64,       6, 0),
 	SYSCALL(set_robust_list,    2, 0),
+	SYSCALL(get_robust_list,    3, 0),
 	SYSCALL(prlimit64,          4, 0),
 	SYSCALL(getrandom,          3, 0),
 	SYSCALL(getcpu,             3, 0),       /* kernel/sched/sys_sched.c */
@@ -134,7 +139,6 @@ const struct syscall_desc syscall_table[] = {
 	SYSCALL_NI(mq_timedreceive_time64, 0, SYS_FALLBACK),
 	SYSCALL_NI(semtimedop_time64,  0, SYS_FALLBACK),
 	SYSCALL_NI(rt_sigtimedwait_time64, 0, SYS_FALLBACK),
-	SYSCALL_NI(futex_time64,       0, SYS_FALLBACK),
 	SYSCALL_NI(sched_rr_get_interval_time64, 0, SYS_FALLBACK),
 	/* The VFS (fs/): files, directories, descriptors. */
 	SYSCALL(open,              3, 0),
@@ -193,6 +197,7 @@ const struct syscall_desc syscall_table[] = {
 	SYSCALL(sync,              0, 0),
 	SYSCALL(fsync,             1, 0),
 	SYSCALL(fdatasync,         1, 0),
+	SYSCALL(syncfs,            1, 0),       /* fs/sync.c: the buffer cache (fs/buffer.c) */
 	SYSCALL(pipe,              1, 0),
 	SYSCALL(pipe2,             2, 0),
 	SYSCALL(poll,              3, 0),       /* fs/poll.c */

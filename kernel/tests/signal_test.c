@@ -34,7 +34,7 @@ static int sleeper_fn(void *arg)
 
 	s->task = current;
 	/* A handler address (never run: kernel threads do not return to user mode) makes SIGUSR1 non-fatal. */
-	current->sig.action[SIGUSR1 - 1].sa_handler = 0x1000;
+	current->sighand->action[SIGUSR1 - 1].sa_handler = 0x1000;
 	signal_set_blocked(current, s->block);
 	WRITE_ONCE(s->asleep, true);
 	if (s->killable)

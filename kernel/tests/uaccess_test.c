@@ -2,6 +2,7 @@
 #include "kernel/ktest.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/mm.h"
+#include "kernel/mm/tlb.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/locking/spinlock.h"
 #include "kernel/sched/task.h"
@@ -12,7 +13,18 @@
 #define RO   0x10003000         /* one read-only page */
 
 static struct mm *test_mm;
-static uint32_t saved_cr3;
+
+/* Through the context switch's own switch_mm(), so that TLB shootdowns know this CPU has it (mm/tlb.c). */
+static void load_mm(struct mm *mm)
+{
+	uint32_t flags = irq_save();
+
+	if (mm)
+		switch_mm(mm);
+	else
+		leave_mm();
+	irq_restore(flags);
+}
 
 /* Load a small address space on this CPU, as if a process were running. */
 static bool enter_test_mm(void)
@@ -21,14 +33,13 @@ static bool enter_test_mm(void)
 	if (!test_mm || mm_alloc_range(test_mm, DATA, DATA + 2 * PAGE_SIZE, PTE_W) < 0 ||
 	    mm_alloc_range(test_mm, RO, RO + PAGE_SIZE, 0) < 0)
 		return false;
-	saved_cr3 = read_cr3();
-	write_cr3(V2P(test_mm->pgdir));
+	load_mm(test_mm);
 	return true;
 }
 
 static void leave_test_mm(void)
 {
-	write_cr3(saved_cr3);
+	load_mm(NULL);
 	mm_destroy(test_mm);
 	test_mm = NULL;
 }
@@ -144,13 +155,13 @@ KTEST(uaccess_copy_to_user_breaks_cow)
 	child = mm_fork(test_mm);
 	KT_ASSERT(child != NULL);
 	/* Run "as" the child: its page directory, its mm for the fault handler. */
-	write_cr3(V2P(child->pgdir));
+	load_mm(child);
 	current->mm = child;
 	v = 6;
 	r = put_user_u32((void *)DATA, v);
 	get_user_u32(&child_v, (void *)DATA);
 	current->mm = saved_mm;
-	write_cr3(V2P(test_mm->pgdir));
+	load_mm(test_mm);
 	get_user_u32(&parent_v, (void *)DATA);
 	mm_destroy(child);
 	leave_test_mm();

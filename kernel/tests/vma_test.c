@@ -14,7 +14,7 @@ KTEST(vma_split_merge_and_holes)
 	struct mm *mm = mm_create();
 
 	KT_ASSERT(mm != NULL);
-	spin_lock(&mm->lock);
+	spin_lock(&mm->page_table_lock);
 	KT_ASSERT_EQ(vma_set(mm, A, A + 4 * P, RW), 0);
 	KT_ASSERT_EQ(vma_set(mm, A + 4 * P, A + 6 * P, RW), 0);
 	KT_ASSERT_EQ(mm->nvmas, 1);                             /* neighbours with one prot merge */
@@ -30,7 +30,7 @@ KTEST(vma_split_merge_and_holes)
 	KT_ASSERT(!vma_range_free(mm, A + 3 * P, A + 5 * P));
 	KT_ASSERT_EQ(vma_remove(mm, 0, USER_TOP), 0);
 	KT_ASSERT_EQ(mm->nvmas, 0);
-	spin_unlock(&mm->lock);
+	spin_unlock(&mm->page_table_lock);
 	mm_destroy(mm);
 }
 
@@ -41,7 +41,7 @@ KTEST(vma_gaps_top_down_and_a_full_list)
 	int r = 0;
 
 	KT_ASSERT(mm != NULL);
-	spin_lock(&mm->lock);
+	spin_lock(&mm->page_table_lock);
 	g1 = vma_find_gap(mm, 0, 2 * P);
 	KT_ASSERT_EQ(g1, USER_MMAP_TOP - 2 * P);
 	vma_set(mm, g1, g1 + 2 * P, RW);
@@ -59,6 +59,6 @@ KTEST(vma_gaps_top_down_and_a_full_list)
 	KT_ASSERT_EQ(vma_set(mm, A - 2 * P, A - P, RW), -ENOMEM);
 	KT_ASSERT_EQ(vma_remove(mm, A + P / 2, A + P / 2 + 1), -ENOMEM);  /* a split needs a slot */
 	KT_ASSERT_EQ(mm->nvmas, MM_VMAS_MAX);
-	spin_unlock(&mm->lock);
+	spin_unlock(&mm->page_table_lock);
 	mm_destroy(mm);
 }

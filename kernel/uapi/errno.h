@@ -43,5 +43,6 @@
 #define ENOTEMPTY       39      /* Directory not empty */
 #define ELOOP           40      /* Too many symbolic links encountered */
 #define EOVERFLOW       75      /* Value too large for defined data type */
+#define ETIMEDOUT      110      /* Connection timed out (a futex wait's deadline passed) */
 
 #endif

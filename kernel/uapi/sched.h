@@ -11,6 +11,7 @@
 #define CLONE_VFORK          0x00004000ul  /* the parent sleeps until the child execs or exits */
 #define CLONE_PARENT         0x00008000ul
 #define CLONE_THREAD         0x00010000ul
+#define CLONE_SYSVSEM        0x00040000ul  /* share System V semaphore undo lists: accepted, none exist */
 #define CLONE_SETTLS         0x00080000ul  /* the child's TLS descriptor (a user_desc on i386) */
 #define CLONE_PARENT_SETTID  0x00100000ul  /* write the child's tid to the parent's ptid */
 #define CLONE_CHILD_CLEARTID 0x00200000ul  /* remember ctid (set_tid_address) in the child */

@@ -31,6 +31,7 @@
 #define __NR_munmap             91
 #define __NR_mprotect           125
 #define __NR_mremap             163
+#define __NR_madvise            219
 #define __NR_mmap2              192
 #define __NR_ioctl              54
 #define __NR_umask              60
@@ -52,6 +53,7 @@
 #define __NR_readv              145
 #define __NR_writev             146
 #define __NR_fdatasync          148
+#define __NR_syncfs             344
 #define __NR_sched_yield        158
 #define __NR_nanosleep          162
 #define __NR_pread64            180
@@ -125,6 +127,7 @@
 #define __NR_getegid32              202
 #define __NR_gettid                 224
 #define __NR_tkill                  238
+#define __NR_futex                  240
 #define __NR_set_thread_area        243
 #define __NR_get_thread_area        244
 #define __NR_set_tid_address        258
@@ -132,6 +135,7 @@
 #define __NR_clock_nanosleep        267
 #define __NR_tgkill                 270
 #define __NR_set_robust_list        311
+#define __NR_get_robust_list        312
 #define __NR_prlimit64              340
 #define __NR_getrandom              355
 #define __NR_statx                  383

@@ -10,8 +10,18 @@
 #define SLP_TYP_SHIFT 10
 #define ACPI_SPACE_IO 1
 
+/* Set once at boot, before any task can power off; read-only after. */
+static void (*prepare_off)(void);
+
+void power_off_set_prepare(void (*fn)(void))
+{
+	prepare_off = fn;
+}
+
 void power_off(void)
 {
+	if (prepare_off)
+		prepare_off();          /* dirty disk blocks first: nothing written after this */
 	printk("power: off\n");
 	cli();
 	if (acpi_power.pm1a_cnt && acpi_power.s5_found) {

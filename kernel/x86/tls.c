@@ -39,6 +39,16 @@ void tls_load(struct cpu *c, const struct task *t)
 {
 	for (int i = 0; i < TLS_ENTRIES; i++)
 		c->gdt[SEG_TLS_MIN + i] = t->tls[i];
+	/*
+	 * The kernel never uses %fs, so it still holds whatever selector the
+	 * task before left in it: maybe a slot t does not have. An interrupt
+	 * taken in kernel mode from here on saves %fs in its frame and loads it
+	 * back on the way out, which would fault on such a slot (a kernel
+	 * thread that took over from a TLS user, then returned from an
+	 * interrupt). The null selector is always safe; a return to user mode
+	 * loads the user's own %fs from its frame.
+	 */
+	__asm__ volatile("movw %w0, %%fs" : : "r"(0));
 }
 
 void tls_fork(struct task *child, const struct task *parent)

@@ -15,6 +15,7 @@
 #define T_IPI_RESCHED 0xF0      /* "look at your run queue" */
 #define T_IPI_CALL    0xF1      /* "run the function in your call slot" */
 #define T_IPI_STOP    0xF2      /* "halt: another CPU panicked" */
+#define T_IPI_TLB     0xF3      /* "flush these TLB entries, then say so" (kernel/mm/tlb.c) */
 #define T_LAPIC_ERROR 0xFE
 #define T_SPURIOUS    0xFF
 

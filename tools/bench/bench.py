@@ -13,6 +13,8 @@ For each -smp size in BENCH_CPUS, BENCH_BOOTS boots each type at the shell:
   ioctlbench -S -r R2 -t MS -w 0 -s 1000 the same modes when every call sleeps in the driver
   ioctlbench -l                          latencies (null syscall, ioctl, lock pairs, ...)
   bklstat -n 6                           the hottest BKL sites after all that
+  compat-threadbench                     threads (issue 31): a glibc pthread program summing an array
+                                         with 1, 2 and 4 threads, and a futex ping-pong across two CPUs
 and the host times each boot to the first shell prompt.
 
 Per boot, speedup(mode, n) = median cps at n workers / median cps at 1 worker (medians over the
@@ -49,6 +51,9 @@ POINT = re.compile(r"^ioctlbench: point mode=(\S+) f=(\d+) policy=(\S+) workers=
 POINT_FIELDS = ("mode", "f", "policy", "workers", "cpus", "round", "spins", "sleep_us", "ns", "calls",
                 "bkl_calls", "cps", "hold_ns", "wait_ns", "counted", "lost", "per_cpu")
 LAT = re.compile(r"^ioctlbench: latency name=(\S+) ops=(\d+) ns_per_op=([\d.]+)", re.M)
+# user/compat/threadbench.c: the lines make bench-linux parses too (tools/bench/bench_linux.py).
+THREADS = re.compile(r"^threadbench: (\w+) round=(\d+) ops=(\d+) value=([\d.]+)$", re.M)
+THREAD_COUNTS = (1, 2, 4)
 PROMPT = "\n$ "
 
 MIX_PERCENTS = (10, 25, 50, 75)         # f = 0 and 100 are the own and bkl modes themselves
@@ -74,6 +79,7 @@ TARGET_LINUX_SHARE = 0.95       # the flagged device's speedup / Linux's for its
 TARGET_AMDAHL = 0.10            # measured speedup within 10% of Amdahl's prediction
 TARGET_BKL_PAIR = 1.2           # BKL pair / spinlock pair, at most
 TARGET_BOOT_S = 1.0             # boot to the prompt at -smp 4, under TCG with -kernel
+TARGET_THREADS_2 = 1.8          # the parallel sum by 2 threads / by 1, at -smp 2, at least
 
 
 def env_int(name, default):
@@ -223,7 +229,7 @@ def measure_boot(size, boot, cfg, progress):
     sleep_cmd = f"ioctlbench -S -r {cfg['sleep_rounds']} -t {cfg['ms']} -w 0 -s {SLEEP_US}"
     points_est = (3 + 2 * len(MIX_PERCENTS)) * cfg["rounds"] * size + 3 * cfg["sleep_rounds"] * size
     timeout = 300 + points_est * (cfg["ms"] / 1000 + 1) * 3
-    res = {"size": size, "boot": boot, "points": [], "lat": {}, "boot_s": None, "load": loadavg(),
+    res = {"size": size, "boot": boot, "points": [], "lat": {}, "threads": {}, "boot_s": None, "load": loadavg(),
            "share": cpu_share(), "problems": [], "log": ""}
     g = Guest(f"bench-smp{size}-boot{boot}", size, cfg["accel"], cfg["mem"], timeout)
     try:
@@ -242,10 +248,16 @@ def measure_boot(size, boot, cfg, progress):
         out += g.run(sleep_cmd + "; echo status=$?", timeout=timeout, on_line=on_line)
         out += g.run("ioctlbench -l; echo status=$?", timeout=300)
         hot = g.run("bklstat -n 6")
+        threads = g.run("compat-threadbench; echo status=$?", timeout=600) if cfg.get("threads", True) else ""
         g.close()
     finally:
         g.q.kill()
-    res["log"] = out + hot
+    res["log"] = out + hot + threads
+    for name, r, ops, value in THREADS.findall(threads):
+        res["threads"].setdefault(name, []).append(float(value))
+    if threads and (re.search(r"^status=[^0]", threads, re.M) or "threadbench: error" in threads):
+        res["problems"].append(f"-smp {size} boot {boot}: threadbench reported a problem:\n" +
+                               "\n".join(l for l in threads.splitlines() if "error" in l or "status=" in l))
     res["hot"] = "\n".join(l for l in hot.splitlines()[1:] if l.strip() and l.strip() != "$")
     if re.search(r"^status=[^0]", out, re.M) or "made " in out or "cannot" in out:
         res["problems"].append(f"-smp {size} boot {boot}: ioctlbench reported a problem:\n" +
@@ -303,6 +315,22 @@ def busy(boot_res, mode, workers):
     v = [p["hold_ns"] / p["ns"] for p in boot_res["points"]
          if mode_name(p["mode"], p["f"], p["sleep_us"]) == mode and p["workers"] == workers and p["ns"]]
     return statistics.median(v) if v else None
+
+
+def thread_figures(boot_res):
+    """One boot's threadbench figures: the sum's median ms at 1 thread, the speedup at each count
+    (median time at 1 / median at n, both this boot's rounds), the ping-pong's median ns; or {}."""
+    t = boot_res.get("threads") or {}
+    out = {}
+    one = t.get("sum_t1_ms")
+    if one:
+        out["sum_t1_ms"] = statistics.median(one)
+        for n in THREAD_COUNTS[1:]:
+            if t.get(f"sum_t{n}_ms"):
+                out[f"speedup_t{n}"] = out["sum_t1_ms"] / statistics.median(t[f"sum_t{n}_ms"])
+    if t.get("futex_rtt_ns"):
+        out["futex_rtt_ns"] = statistics.median(t["futex_rtt_ns"])
+    return out
 
 
 def serial_share(model, f):
@@ -408,6 +436,12 @@ def targets(results):
                         f"{sum(r['between'] for r in rows)} of {len(rows)} (measured / Amdahl: " +
                         ", ".join(f"{r['ratio']:.2f}" for r in rows) + ")", "all",
                         all(r["between"] for r in rows)))
+    two = [b for b in boots_for(results, 2) if thread_figures(b).get("speedup_t2")]
+    if two:
+        s = across(thread_figures(b)["speedup_t2"] for b in two)
+        out.append((f"threads: the parallel sum's speedup at 2 threads (-smp {two[0]['size']}, {len(two)} boots), "
+                    "every boot", f"{s[0]:.2f}x (boots {s[1]:.2f}-{s[2]:.2f}x)", f">= {TARGET_THREADS_2}x",
+                    s[1] >= TARGET_THREADS_2))
     # Uncontended lock pairs: from the boots with the fewest vCPUs, which the host disturbs least.
     fewest = min((b["size"] for b in results if b["lat"]), default=None)
     lat = lambda name: across(b["lat"].get(name) for b in results if b["size"] == fewest)  # noqa: E731
@@ -446,6 +480,11 @@ def write_csv(results, facts):
                            + tail)
             for name, ns in sorted(b["lat"].items()):
                 w.writerow([b["size"], b["boot"], "latency", name, "", "", "", "", ns, "ns"] + [""] * 8 + tail)
+            for name, values in sorted(b.get("threads", {}).items()):
+                m = re.match(r"sum_t(\d+)_ms", name)
+                for i, v in enumerate(values):
+                    w.writerow([b["size"], b["boot"], "threads", name, "", m.group(1) if m else 2, i + 1, "", v,
+                                "ms" if m else "ns"] + [""] * 8 + tail)
 
 
 def table(header, rows):
@@ -556,6 +595,24 @@ def append_linux_section(md_lines):
             md_lines += ["", f.read().rstrip()]
 
 
+def threads_table(results, sizes):
+    """threadbench per -smp size: the median of the boots, the smallest and largest boot in brackets."""
+    rows = []
+    for size in sizes:
+        figs = [thread_figures(b) for b in results if b["size"] == size]
+        figs = [f for f in figs if f]
+        if not figs:
+            continue
+
+        def cell(key, fmt):
+            v = across(f.get(key) for f in figs)
+            return "-" if not v else f"{fmt.format(v[0])} ({fmt.format(v[1])}-{fmt.format(v[2])})"
+        rows.append([f"-smp {size}", len(figs), cell("sum_t1_ms", "{:.0f}")] +
+                    [cell(f"speedup_t{n}", "{:.2f}x") for n in THREAD_COUNTS[1:]] + [cell("futex_rtt_ns", "{:.0f}")])
+    return table(["size", "boots", "sum by 1 thread (ms)"] +
+                 [f"speedup, {n} threads" for n in THREAD_COUNTS[1:]] + ["futex ping-pong (ns per round trip)"], rows)
+
+
 def write_md(results, facts, cfg, sizes, minutes):
     shares = ", ".join("-" if b.get("share") is None else f"{b['share']:.2f}" for b in results)
     shares = f"{shares} of {facts['cores']}; the host kernel's autogroups: {facts.get('autogroup', 'unknown')}"
@@ -585,6 +642,13 @@ def write_md(results, facts, cfg, sizes, minutes):
               "", "## Amdahl's law: a mix of BKL-reliant and flagged calls", "",
               "s(f) = f*h / (f*t_bkl + (1-f)*t_own), Amdahl S(n) = 1 / (s + (1-s)/n); from each boot's "
               "1-worker runs:", ""] + model_lines(results) + [""] + amdahl_table(results)
+    if any(b.get("threads") for b in results):
+        lines += ["", "## Threads: a parallel sum and a futex ping-pong (compat-threadbench)", "",
+                  "A glibc pthread program (user/compat/threadbench.c): the same sum over 4 MiB of words by 1, 2 "
+                  "and 4 threads pinned to CPUs 0, 1, 2, 3 (mod the CPUs), 5 rounds whose order takes turns; the "
+                  "speedup is the median time at 1 thread over the median at n, in the same boot. Then two threads "
+                  "on CPUs 0 and 1 passing a word by FUTEX_WAIT/FUTEX_WAKE, 3 rounds of 2000 round trips.", ""]
+        lines += threads_table(results, sizes)
     lines += ["", "## Targets", ""] + table(["target", "measured", "wanted", "met"], [
         [what, got, want, "not judged" if met is None else "yes" if met else "NO"]
         for what, got, want, met in targets(results)])
@@ -728,9 +792,11 @@ def measure_all(cfg, sizes, facts):
             with open(os.path.join(OUT, f"smp{size}-boot{boot}.log"), "w") as f:
                 f.write(res.pop("log"))
             results.append(res)
+            tf = thread_figures(res)
             print(f"  -smp {size} boot {boot}: " + ", ".join(
                 f"{m} {sx(speedup([res], m, 2))[:5]}" for m in ("bkl", "own", "serialized")) +
-                " at 2 workers", flush=True)
+                " at 2 workers" + (f"; threads: sum {tf['speedup_t2']:.2f}x at 2, futex ping-pong "
+                                   f"{tf.get('futex_rtt_ns', 0):.0f} ns" if tf.get("speedup_t2") else ""), flush=True)
     return results
 
 
@@ -757,6 +823,7 @@ def main():
         cfg = {"accel": os.environ.get("ACCEL", "") or "tcg", "mem": env_int("MEM", 128),
                "boots": max(1, env_int("BENCH_BOOTS", 3)), "rounds": max(1, env_int("BENCH_ROUNDS", 7)),
                "ms": max(10, env_int("BENCH_MS", 300)), "spins": env_int("BENCH_SPINS", 10000),
+               "threads": env_int("BENCH_THREADS", 1) != 0,
                "load_start": loadavg()}
         cfg["sleep_rounds"] = max(1, min(cfg["rounds"], 3))
         sizes = sorted({int(c) for c in (os.environ.get("BENCH_CPUS", "") or "2 4").split()})

@@ -6,7 +6,9 @@ calls with Linux's numbers. Its very bytes, the stripped copy in smpix's initrd,
   - on smpix as init=/bin/sysbench, and
   - on Debian 12's Linux 6.1 (the i386 package linux-image-686) as /init of a tiny initramfs,
 in the same qemu-system-i386 command line (only -kernel, -initrd and -append differ), interleaved:
-smpix, Linux, smpix, Linux, ... BOOTS of each at -smp CPUS. Each boot prints one line per round
+smpix, Linux, smpix, Linux, ... BOOTS of each at -smp CPUS. Then, the same way, the glibc pthread
+program /bin/compat-threadbench (user/compat/threadbench.c): a parallel sum by 1, 2 and 4 threads and
+a futex ping-pong between two threads on two CPUs (BENCH_LINUX_THREADS=0 leaves it out). Each boot prints one line per round
 of each figure (see sysbench.c); a boot's figure is the median of its rounds, the table's the
 median over the boots. Boot to /init is host-measured: from starting QEMU to the first line
 sysbench prints, the same moment on both kernels.
@@ -43,13 +45,19 @@ import harness as h  # noqa: E402
 OUT = os.path.join(h.BUILD, "bench")
 LINUX_DIR = os.path.join(h.BUILD, "linux")
 BINARY = os.path.join(h.BUILD, "initrd", "bin", "sysbench")    # what smpix's initrd holds
+THREADBENCH = os.path.join(h.BUILD, "initrd", "bin", "compat-threadbench")
+# Each program: its path in smpix's initrd (init=), the file on the host, its scale word.
+PROGRAMS = {"sysbench": ("/bin/sysbench", BINARY, "sysbench_scale"),
+            "threadbench": ("/bin/compat-threadbench", THREADBENCH, "threadbench_scale")}
 METAPACKAGE = "linux-image-686:i386"
 LINUX_APPEND = "console=ttyS0 quiet panic=-1"   # Debian's own default has quiet too
 
-LINE = re.compile(r"^sysbench: (\w+) round=(\d+) ops=(\d+) value=(\d+(?:\.\d+)?)$", re.M)
-START = re.compile(r"^sysbench: start kernel=(\S+) pid=(\d+) cpus=(\d+) scale=(\d+)$", re.M)
-DONE = re.compile(r"^sysbench: done status=(\d+)$", re.M)
-ERROR = re.compile(r"^sysbench: error .*$", re.M)
+# sysbench and threadbench print the same shape of line.
+LINE = re.compile(r"^(?:sysbench|threadbench): (\w+) round=(\d+) ops=(\d+) value=(\d+(?:\.\d+)?)$", re.M)
+START = re.compile(r"^(?:sysbench|threadbench): start kernel=(\S+) pid=(\d+) cpus=(\d+) scale=(\d+)$", re.M)
+DONE = re.compile(r"^(?:sysbench|threadbench): done status=(\d+)$", re.M)
+ERROR = re.compile(r"^(?:sysbench|threadbench): error .*$", re.M)
+THREAD_COUNTS = (1, 2, 4)       # threadbench's parallel sum
 MARK_BEGIN = "<!-- make bench-linux: begin -->"
 MARK_END = "<!-- make bench-linux: end -->"
 
@@ -59,7 +67,7 @@ def env_int(name, default):
 
 
 def figures(cpus):
-    """(key, label, unit, better): the rows of the table, in order. better: 'low' or 'high'."""
+    """(key, label, unit, better): sysbench's rows of the table, in order. better: 'low' or 'high'."""
     rows = [("boot_s", "boot to /init (QEMU start to sysbench's first line)", "s", "low")]
     rows += [(f"getpid_ns@{r}", f"getpid via int $0x80, round {r}", "ns", "low") for r in (1, 2, 3)]
     rows += [(f"fionread_cps_w{w}", f"FIONREAD on a pipe, {w} worker{'s' if w > 1 else ''}", "calls/s", "high")
@@ -75,6 +83,21 @@ def figures(cpus):
         rows += [("pipe_rtt_cross_us", "pipe ping-pong, across two CPUs", "us/round trip", "low")]
     rows += [("fork_exit_wait_us", "fork + exit + wait", "us", "low"),
              ("fork_exec_exit_us", "fork + exec + exit", "us", "low")]
+    return rows
+
+
+def all_figures(cpus):
+    """Every row of the table: sysbench's, then threadbench's."""
+    return figures(cpus) + threadbench_figures(cpus)
+
+
+def threadbench_figures(cpus):
+    """threadbench's rows (user/compat/threadbench.c, a glibc pthread program)."""
+    rows = [("sum_t1_ms", "parallel sum (glibc pthreads), 1 thread", "ms", "low")]
+    rows += [(f"sum_speedup_t{n}", f"parallel sum, speedup {n} threads / 1"
+              + (f" (on {cpus} CPUs)" if n > cpus else ""), "x", "high") for n in THREAD_COUNTS[1:]]
+    rows += [("futex_rtt_ns", "futex ping-pong, two threads" + (" on two CPUs" if cpus > 1 else ""),
+              "ns/round trip", "low")]
     return rows
 
 
@@ -178,14 +201,17 @@ def linux_initramfs(binary, path=None):
 
 # ---- the boots ------------------------------------------------------------------------
 
-def boot(kind, n, cpus, mem, accel, scale, timeout, vmlinuz=None, initramfs=None):
-    """One boot of sysbench as init: its figures, the boot time, and what went wrong."""
+def boot(kind, n, cpus, mem, accel, scale, timeout, vmlinuz=None, initramfs=None, prog="sysbench"):
+    """One boot of prog (sysbench or threadbench) as init: its figures, the boot time, and what went
+    wrong."""
+    path, _, word = PROGRAMS[prog]
     if kind == "smpix":
-        append, kernel, initrd = f"init=/bin/sysbench sysbench_scale={scale}", None, None
+        append, kernel, initrd = f"init={path} {word}={scale}", None, None
     else:
-        append, kernel, initrd = f"{LINUX_APPEND} sysbench_scale={scale}", vmlinuz, initramfs
+        append, kernel, initrd = f"{LINUX_APPEND} {word}={scale}", vmlinuz, initramfs
     t0 = time.monotonic()
-    q = h.Qemu(f"bench-linux-{kind}-{n}", append=append, cpus=cpus, mem=mem, accel=accel,
+    tag = "" if prog == "sysbench" else f"-{prog}"
+    q = h.Qemu(f"bench-linux-{kind}{tag}-{n}", append=append, cpus=cpus, mem=mem, accel=accel,
                timeout=timeout, kernel=kernel, initrd=initrd)
     try:
         boot_s = time.monotonic() - t0 if q.expect(START.pattern) else None
@@ -194,7 +220,7 @@ def boot(kind, n, cpus, mem, accel, scale, timeout, vmlinuz=None, initramfs=None
     finally:
         q.kill()
     out = q.output
-    result = {"kernel": kind, "boot": n, "boot_s": boot_s, "wall_s": round(time.monotonic() - t0, 1),
+    result = {"kernel": kind, "prog": prog, "boot": n, "boot_s": boot_s, "wall_s": round(time.monotonic() - t0, 1),
               "qemu_exit": q.exit_code, "timed_out": q.timed_out, "rounds": {}, "problems": []}
     start, done = START.search(out), DONE.search(out)
     if start:
@@ -208,7 +234,7 @@ def boot(kind, n, cpus, mem, accel, scale, timeout, vmlinuz=None, initramfs=None
     if not done:
         result["problems"].append("no done line" + (" (timeout)" if q.timed_out else ""))
     elif done.group(1) != "0":
-        result["problems"].append(f"sysbench status {done.group(1)}")
+        result["problems"].append(f"{prog} status {done.group(1)}")
     result["problems"] += ERROR.findall(out)
     result["problems"] += h.bad_lines(out)[:3]
     return result
@@ -223,7 +249,11 @@ def per_boot(result, cpus):
         for w in range(2, cpus + 1):
             if vals.get(f"{kind}_cps_w{w}") and vals.get(f"{kind}_cps_w1"):
                 vals[f"{kind}_speedup_w{w}"] = vals[f"{kind}_cps_w{w}"] / vals[f"{kind}_cps_w1"]
-    if result["boot_s"] is not None:
+    for t in THREAD_COUNTS[1:]:
+        if vals.get(f"sum_t{t}_ms") and vals.get("sum_t1_ms"):
+            vals[f"sum_speedup_t{t}"] = vals["sum_t1_ms"] / vals[f"sum_t{t}_ms"]
+    # Boot to /init is sysbench's figure: threadbench's first line comes after glibc's start-up.
+    if result["boot_s"] is not None and result.get("prog", "sysbench") == "sysbench":
         vals["boot_s"] = result["boot_s"]
     return vals
 
@@ -232,7 +262,7 @@ def summarize(results, kind, cpus):
     """{figure key: (median, min, max)} over the boots of one kernel."""
     boots = [per_boot(r, cpus) for r in results if r["kernel"] == kind]
     out = {}
-    for key, _, _, _ in figures(cpus):
+    for key, _, _, _ in all_figures(cpus):
         vals = [b[key] for b in boots if key in b]
         if vals:
             out[key] = (statistics.median(vals), min(vals), max(vals))
@@ -273,6 +303,10 @@ def write_md(path, facts, cfg, summ_s, summ_l, results):
     lines = [MARK_BEGIN, "## smpix beside Linux 6.1: one binary, booted as init on both (make bench-linux)", "",
              f"- binary: `/bin/sysbench` (user/bench/sysbench.c), {cfg['binary_bytes']} bytes, sha256 "
              f"`{cfg['binary_sha256'][:16]}...`: smpix's `init=/bin/sysbench`, Linux's `/init`",
+             *([f"- binary: `/bin/compat-threadbench` (user/compat/threadbench.c, glibc, `gcc -m32 -static "
+                f"-pthread`), {cfg['threadbench_bytes']} bytes, sha256 `{cfg['threadbench_sha256'][:16]}...`: "
+                "smpix's `init=/bin/compat-threadbench`, Linux's `/init` (boots of its own)"]
+              if cfg.get("threadbench_sha256") else []),
              f"- Linux: {cfg['linux']}" + (f", command line `{LINUX_APPEND}`" if cfg["linux_ok"] else ""),
              f"- {facts['qemu']}, accelerator {facts['accel']}, -smp {cpus}, -m {cfg['mem']}; "
              f"{cfg['boots']} boots of each kernel, interleaved; sysbench_scale={cfg['scale']}",
@@ -281,7 +315,7 @@ def write_md(path, facts, cfg, summ_s, summ_l, results):
              "- each cell: the median over the boots of each boot's median of its rounds (3; FIONREAD 5; getpid: "
              "round by round), with the lowest and highest boot in brackets", "",
              "| figure | unit | smpix | Linux 6.1 | smpix/Linux | reading |", "|---|---|---|---|---|---|"]
-    for key, label, unit, better in figures(cpus):
+    for key, label, unit, better in all_figures(cpus):
         s, l = summ_s.get(key), summ_l.get(key)
         ratio, word = reading(s, l, unit, better)
         lines.append(f"| {label} | {unit} | {cell(s, unit)} | {cell(l, unit)} | {ratio} | {word or '-'} |")
@@ -289,10 +323,11 @@ def write_md(path, facts, cfg, summ_s, summ_l, results):
         lines += ["", f"Linux 6.1 was not measured: {cfg['linux']}."]
     bad = [r for r in results if r["problems"]]
     lines += ["", "Every boot: " + ", ".join(
-        f"{r['kernel']} {r['boot']} ({'%.2f s to /init' % r['boot_s'] if r['boot_s'] is not None else 'no start'}, "
+        f"{r['kernel']}{' ' + r['prog'] if r.get('prog', 'sysbench') != 'sysbench' else ''} {r['boot']} "
+        f"({'%.2f s to /init' % r['boot_s'] if r['boot_s'] is not None else 'no start'}, "
         f"{r['wall_s']:.0f} s in all)" for r in results) + "."]
     for r in bad:
-        lines.append(f"- {r['kernel']} boot {r['boot']}: " + "; ".join(r["problems"][:4]))
+        lines.append(f"- {r['kernel']} {r.get('prog', 'sysbench')} boot {r['boot']}: " + "; ".join(r["problems"][:4]))
     lines += ["", "![smpix beside Linux 6.1](linux.svg)", MARK_END]
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
@@ -328,11 +363,12 @@ def plot(cfg, summ_s, summ_l, facts):
     short = {"boot_s": "boot", "getpid_ns@3": "getpid", "fionread_cps_w1": "FIONREAD x1",
              f"fionread_cps_w{cpus}": f"FIONREAD x{cpus}", "pipe_rtt_same_us": "pipe 1 CPU",
              "pipe_rtt_cross_us": "pipe 2 CPUs", "fork_exit_wait_us": "fork+exit",
-             "fork_exec_exit_us": "fork+exec"}
+             "fork_exec_exit_us": "fork+exec", "futex_rtt_ns": "futex 2 CPUs",
+             "sum_speedup_t2": "sum speedup x2"}
     n = 0
     with open(speed, "w") as f:
         f.write("# index label smpix-speed-relative-to-linux\n")
-        for key, _, unit, better in figures(cpus):
+        for key, _, unit, better in all_figures(cpus):
             if key in short and key in summ_s and key in summ_l and summ_s[key][0] and summ_l[key][0]:
                 r = summ_s[key][0] / summ_l[key][0]
                 f.write(f'{n} "{short[key]}" {r if better == "high" else 1 / r}\n')
@@ -409,25 +445,35 @@ def main():
            "binary_sha256": hashlib.sha256(data).hexdigest(), "load_before": load_average()}
     vmlinuz, what = fetch_kernel()
     cfg["linux_ok"], cfg["linux"] = vmlinuz is not None, what
+    threads = env_int("BENCH_LINUX_THREADS", 1) and os.path.exists(THREADBENCH)
+    progs = ["sysbench"] + (["threadbench"] if threads else [])
+    if threads:
+        with open(THREADBENCH, "rb") as f:
+            tb = f.read()
+        cfg["threadbench_bytes"], cfg["threadbench_sha256"] = len(tb), hashlib.sha256(tb).hexdigest()
+    initramfs = {}
     if vmlinuz:
-        initramfs = linux_initramfs(BINARY)
-        print(f"bench-linux: {what}: {os.path.relpath(vmlinuz)}, initramfs {os.path.relpath(initramfs)}")
+        initramfs["sysbench"] = linux_initramfs(BINARY)
+        if threads:
+            initramfs["threadbench"] = linux_initramfs(THREADBENCH, os.path.join(LINUX_DIR, "initramfs-threadbench.cpio"))
+        print(f"bench-linux: {what}: {os.path.relpath(vmlinuz)}, initramfs " +
+              ", ".join(os.path.relpath(p) for p in initramfs.values()))
     else:
-        initramfs = None
         print(f"bench-linux: Linux 6.1 cannot be had here: {what}. Going on with smpix alone.")
     kinds = ["smpix", "linux"] if vmlinuz else ["smpix"]
-    total = boots * len(kinds)
+    total = boots * len(kinds) * len(progs)
     print(f"bench-linux: {facts['qemu']}, accel {accel}, -smp {cpus}, {boots} boots of "
           f"{' and '.join(kinds)} interleaved, sysbench_scale={scale}")
     results = []
     for i in range(boots):
-        for kind in kinds:
-            r = boot(kind, i + 1, cpus, mem, accel, scale, timeout, vmlinuz, initramfs)
-            results.append(r)
-            to_init = f"{r['boot_s']:.2f} s to /init" if r["boot_s"] is not None else "never reached /init"
-            print(f"  boot {len(results)}/{total}: {kind:5} {r.get('release', '?')}: {to_init}, "
-                  f"{r['wall_s']:.0f} s in all" + (": " + "; ".join(r["problems"][:3]) if r["problems"] else ""),
-                  flush=True)
+        for prog in progs:
+            for kind in kinds:
+                r = boot(kind, i + 1, cpus, mem, accel, scale, timeout, vmlinuz, initramfs.get(prog), prog)
+                results.append(r)
+                to_init = f"{r['boot_s']:.2f} s to /init" if r["boot_s"] is not None else "never reached /init"
+                print(f"  boot {len(results)}/{total}: {kind:5} {prog:11} {r.get('release', '?')}: {to_init}, "
+                      f"{r['wall_s']:.0f} s in all" + (": " + "; ".join(r["problems"][:3]) if r["problems"] else ""),
+                      flush=True)
     cfg["load_after"] = load_average()
     summ_s, summ_l = summarize(results, "smpix", cpus), summarize(results, "linux", cpus)
     with open(os.path.join(OUT, "linux.json"), "w") as f:

@@ -15,10 +15,12 @@ def where(t):
 
 
 class SmpixPs(gdb.Command):
-    """Every task: pid, state, CPU, BKL lock_depth, name (idle tasks last).
+    """Every task: pid, thread group, state, CPU, BKL lock_depth, name (idle tasks last).
 
 Usage: smpix ps
 
+PID is the task's own id (a thread's gettid()); TGID its process's, its thread
+group's leader's (getpid()): threads of one process share a TGID.
 STATE is task->state without TASK_ (RUNNING means runnable, as in Linux).
 CPU is task->cpu: the CPU it runs on (on_cpu), is queued on, or last ran on.
 The tasks come from the list all_tasks; the idle tasks (pid 0) from cpus[i].idle."""
@@ -30,9 +32,9 @@ The tasks come from the list all_tasks; the idle tasks (pid 0) from cpus[i].idle
         if arg.strip():
             raise gdb.GdbError("usage: smpix ps")
         tasks = list(k.all_tasks()) + [c["idle"] for c in k.all_cpus() if int(c["idle"])]
-        gdb.write(f"{'PID':>5} {'STATE':<9} {'CPU':<13} {'LOCK_DEPTH':>10}  NAME\n")
+        gdb.write(f"{'PID':>5} {'TGID':>5} {'STATE':<9} {'CPU':<13} {'LOCK_DEPTH':>10}  NAME\n")
         for t in tasks:
-            gdb.write(f"{int(t['pid']):>5} {k.state_name(t):<9} {where(t):<13} "
+            gdb.write(f"{int(t['pid']):>5} {int(t['tgid']):>5} {k.state_name(t):<9} {where(t):<13} "
                       f"{int(t['lock_depth']):>10}  {k.cstr(t['name'])}\n")
 
 

@@ -85,7 +85,7 @@ class Qemu:
     """One QEMU run with the serial console on a pipe: read it, type into it, always kill it."""
 
     def __init__(self, name, append="", cpus=2, mem=128, iso=False, extra=(), timeout=60,
-                 accel="tcg", initrd=None, kernel=None, lockdep=None):
+                 accel="tcg", initrd=None, kernel=None, lockdep=None, disks=()):
         self.name = name
         self.started = time.monotonic()
         self.deadline = self.started + timeout
@@ -100,6 +100,7 @@ class Qemu:
         else:
             cmd += ["-kernel", kernel or KERNEL, "-initrd", initrd or INITRD,
                     "-append", with_lockdep(append, kernel, lockdep)]
+        cmd += disk_args(disks)
         cmd += list(extra)
         self.cmd = cmd
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -163,6 +164,16 @@ class Qemu:
             self.seconds_logged = True
             with open(os.path.join(LOGS, "seconds.txt"), "a") as f:
                 f.write(f"{time.monotonic() - self.started:6.1f} {self.name}\n")
+
+
+def disk_args(disks):
+    """QEMU's -drive options for raw IDE disk images: disks[i] is the i-th IDE unit (0 hda, 1 hdb,
+    2 hdc, 3 hdd); None leaves that unit empty."""
+    args = []
+    for index, path in enumerate(disks):
+        if path:
+            args += ["-drive", f"file={path},format=raw,if=ide,index={index}"]
+    return args
 
 
 def with_lockdep(append, kernel, lockdep):

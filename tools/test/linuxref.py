@@ -62,13 +62,19 @@ PLAN = [
     Run("ioctltest-tty", "tty", "ioctltest-linux"),
     Run("sleeptest", "plain", "sleeptest-linux", ["12", "200", "1500"]),
     Run("compattest", "plain", "compattest-linux"),
+    Run("threadtest", "plain", "threadtest-linux"),
+    Run("tlbtest", "plain", "tlbtest-linux"),
+    Run("compat-pthreads", "plain", "ubin/compat-pthreads"),
+    Run("compat-threadexit", "plain", "ubin/compat-threadexit"),
     Run("linuxabi", "plain", "ubin/linuxabi"),
     Run("sigtest", "plain", "ubin/sigtest"),
     Run("sigtest-pidns", "pidns", "ubin/sigtest"),
     Run("systest", "plain", "ubin/systest"),
+    Run("futextest", "plain", "ubin/futextest"),
     Run("compat-memory", "plain", "ubin/compat-memory"),
     Run("compat-files", "plain", "ubin/compat-files"),
     Run("sysbench", "plain", "initrd/bin/sysbench", env={"sysbench_scale": str(SYSBENCH_SCALE)}),
+    Run("threadbench", "plain", "initrd/bin/compat-threadbench", env={"threadbench_scale": str(SYSBENCH_SCALE)}),
 ] + [Run(f"chroot-{suite}", "chroot", exe, args) for suite, exe, args in GTESTS]
 
 BY_ID = {r.id: r for r in PLAN}

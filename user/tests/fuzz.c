@@ -11,6 +11,15 @@
  * come back unchanged, and so does the direction flag; unknown numbers
  * answer -ENOSYS; bad pointers in the probes answer -EFAULT.
  *
+ * Threads (issue 31): now and then a child runs a "thread storm": it clones
+ * with random flags (mostly a thread's, with a fresh stack; sometimes a
+ * process sharing its memory, or flags Linux refuses), and the new task and
+ * the child both make futex calls with random operations on good and bad
+ * addresses and touch a region that the child unmaps, protects or maps anew
+ * under the other's feet. A thread that faults there exits alone (its
+ * SIGSEGV handler); the kernel must neither report nor hang. fuzz_threads=0
+ * leaves the storms out.
+ *
  * Load, as an outside fuzzer brings it: more children than CPUs (3 x CPUs +
  * 3), some calls are big writes (up to 64 KiB) to the console or into a
  * pipe that a slow reader drains, and the parent now and then kills a
@@ -33,6 +42,9 @@
 #include <stdbool.h>
 
 #include "kernel/uapi/fcntl.h"
+#include "kernel/uapi/futex.h"
+#include "kernel/uapi/mman.h"
+#include "kernel/uapi/sched.h"
 #include "ulib.h"
 #include <string.h>
 
@@ -57,6 +69,8 @@ static const char *const deny[] = { "exit", "exit_group", "reboot" };
  */
 static const char *const rarely[] = {
 	"pause", "sigsuspend", "rt_sigsuspend", "sigreturn", "rt_sigreturn",
+	/* FUTEX_WAIT on a word that holds the value given sleeps until a wake nobody sends. */
+	"futex", "futex_time64",
 };
 /* Calls whose new child may share our memory: it exits at once, touching nothing (fuzz_raw_call). */
 static const char *const new_child_exits[] = { "vfork", "clone", "clone3" };
@@ -139,8 +153,8 @@ __asm__(".text\n"
 	"	jnz 2f\n"
 	"	cmpl $0, fuzz_child_exits\n"
 	"	je 2f\n"
-	"	movl $252, %eax\n"             /* exit_group(0), on no stack, writing no memory */
-	"	xorl %ebx, %ebx\n"
+	"	movl $1, %eax\n"               /* exit(0), on no stack, writing no memory: a new */
+	"	xorl %ebx, %ebx\n"             /* thread (CLONE_THREAD) ends alone, not our process */
 	"	int $0x80\n"
 	"2:	movl %eax, fuzz_out+0\n"
 	"	movl %ebx, fuzz_out+4\n"
@@ -334,9 +348,275 @@ static bool known_number(uint32_t nr)
 	return false;
 }
 
+/* ---- threads: a storm of clone, futex and unmapping ----------------------------- */
+
+#define STORM_STACK   16384
+#define STORM_STEPS   40                /* calls or touches by each side */
+#define STORM_JOIN_MS 3000              /* the thread has this long to end, or we leave it be */
+#define THREAD_FLAGS (CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | \
+		      CLONE_SYSVSEM | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID)
+
+/* What both sides of a storm work on. The region's words hold 0..3, so a random value often matches. */
+struct storm {
+	uint32_t *region;               /* pages the creator may unmap at any moment */
+	uint32_t len;                   /* in bytes */
+	uint32_t seed;                  /* the thread's own random stream */
+	volatile int tid;               /* PARENT_SETTID, cleared at exit (CHILD_CLEARTID) */
+};
+static struct storm storm;
+static bool storm_verbose;              /* a replay: say what each storm does */
+static bool storms = true;              /* fuzz_threads=0: none, to tell a thread finding from another */
+
+static long long now_ns(void);
+
+/*
+ * clone(flags, stack, ptid, tls, ctid), then, in the new task, fn(arg) on the
+ * new stack and exit(fn's value): a thread ends alone. The parent gets the
+ * new task's id or -errno. (user/tests/threadtest.c has the same.)
+ */
+long fuzz_clone(uint32_t flags, void *stack_top, volatile int *ptid, void *tls, volatile int *ctid,
+		int (*fn)(void *), void *arg);
+__asm__(".text\n.globl fuzz_clone\n"
+	"fuzz_clone: pushl %ebp\n pushl %ebx\n pushl %esi\n pushl %edi\n"
+	" movl 24(%esp), %ecx\n subl $8, %ecx\n"
+	" movl 44(%esp), %eax\n movl %eax, 4(%ecx)\n"
+	" movl 40(%esp), %eax\n movl %eax, 0(%ecx)\n"
+	" movl 20(%esp), %ebx\n movl 28(%esp), %edx\n movl 32(%esp), %esi\n movl 36(%esp), %edi\n"
+	" movl $120, %eax\n int $0x80\n"
+	" testl %eax, %eax\n jnz 1f\n"
+	" xorl %ebp, %ebp\n popl %eax\n call *%eax\n"
+	" movl %eax, %ebx\n movl $1, %eax\n int $0x80\n hlt\n"
+	"1: popl %edi\n popl %esi\n popl %ebx\n popl %ebp\n ret\n");
+
+/* A random stream of its own: the thread and its creator run at once. */
+static uint32_t rnd_in(uint32_t *state, uint32_t n)
+{
+	*state += 0x9E3779B9;
+	return mix32(*state) % n;
+}
+
+/* A futex word: in the region (mapped or not), in scratch, misaligned, or no memory of ours. */
+static uint32_t futex_address(uint32_t *r)
+{
+	switch (rnd_in(r, 6)) {
+	case 0: case 1: case 2:
+		return (uint32_t)storm.region + 4 * rnd_in(r, storm.len / 4);
+	case 3:
+		return (uint32_t)scratch + 4 * rnd_in(r, 64);
+	case 4:
+		return (uint32_t)storm.region + 1 + rnd_in(r, 3);       /* misaligned: -EINVAL */
+	default:
+		return bad_pointers[rnd_in(r, sizeof(bad_pointers) / sizeof(bad_pointers[0]))];
+	}
+}
+
+/*
+ * One futex call with a random operation and flags. Every call that may
+ * sleep gets a timeout of a few milliseconds (relative for FUTEX_WAIT,
+ * absolute for the bitset and PI ones), now and then a bad one instead.
+ */
+static void random_futex(uint32_t *r)
+{
+	uint32_t op = rnd_in(r, 14), uaddr = futex_address(r), uaddr2 = futex_address(r);
+	uint32_t val = rnd_in(r, 4), val3, timeout;
+	struct timespec ts;
+
+	if (rnd_in(r, 2))
+		op |= FUTEX_PRIVATE_FLAG;
+	if (rnd_in(r, 8) == 0)
+		op |= FUTEX_CLOCK_REALTIME;
+	val3 = rnd_in(r, 2) ? FUTEX_BITSET_MATCH_ANY : rnd_in(r, 4) ? rnd_in(r, 16) : mix32(*r);
+	if ((op & FUTEX_CMD_MASK) == FUTEX_WAKE_OP)
+		val3 = FUTEX_OP(rnd_in(r, 6), rnd_in(r, 4), rnd_in(r, 7), rnd_in(r, 4));
+	switch (op & FUTEX_CMD_MASK) {
+	case FUTEX_REQUEUE: case FUTEX_CMP_REQUEUE: case FUTEX_WAKE_OP: case FUTEX_CMP_REQUEUE_PI:
+		timeout = rnd_in(r, 4);                 /* not a time: val2, how many to requeue */
+		break;
+	case FUTEX_WAIT:
+		ts = (struct timespec){ 0, 1000000 + (long)rnd_in(r, 4000000) };
+		timeout = (uint32_t)&ts;
+		break;
+	default:
+		clock_gettime((op & FUTEX_CLOCK_REALTIME) ? CLOCK_REALTIME : CLOCK_MONOTONIC, &ts);
+		ts.tv_nsec += 1000000 + (long)rnd_in(r, 4000000);
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		timeout = (uint32_t)&ts;
+	}
+	if (rnd_in(r, 16) == 0)
+		timeout = certainly_bad[rnd_in(r, sizeof(certainly_bad) / sizeof(certainly_bad[0]))];
+	else if (rnd_in(r, 16) == 0 && timeout == (uint32_t)&ts)
+		ts.tv_nsec = 1000000000;                /* not a time: -EINVAL */
+	syscall(__NR_futex, uaddr, op, val, timeout, uaddr2, val3);
+}
+
+/* Touch the region from user mode, or make the kernel touch it (copy_to_user into it). */
+static void touch_region(uint32_t *r)
+{
+	uint32_t i = rnd_in(r, storm.len / 4);
+	volatile uint32_t *w = &storm.region[i];
+
+	switch (rnd_in(r, 4)) {
+	case 0:
+		*w = rnd_in(r, 4);
+		break;
+	case 1:
+		(void)*w;
+		break;
+	case 2:
+		syscall(__NR_clock_gettime, CLOCK_MONOTONIC, w);
+		storm.region[i] &= 3;   /* if it is still there */
+		break;
+	default:
+		syscall(__NR_sched_getaffinity, 0, 4, w);
+		break;
+	}
+}
+
+/* The new task: futex calls and touches of the region, then exit (this task only). */
+static int storm_body(void *arg)
+{
+	uint32_t r = storm.seed;
+
+	(void)arg;
+	for (int i = 0; i < STORM_STEPS; i++) {
+		if (rnd_in(&r, 2))
+			random_futex(&r);
+		else
+			touch_region(&r);
+	}
+	return 0;
+}
+
+/*
+ * A fault in the region, after the creator unmapped or protected it: if a
+ * storm thread took it, that thread exits alone; the child's own thread has
+ * nothing to fault on there, and ends its process as the default would.
+ */
+static void storm_fault(int sig)
+{
+	if (syscall(__NR_gettid, 0) != self_pid)
+		syscall(__NR_exit, 0);
+	syscall(__NR_exit_group, 128 + sig);
+}
+
+void storm_restorer(void);       /* never reached: storm_fault does not return */
+__asm__(".text\nstorm_restorer: movl $173, %eax\n int $0x80\n");      /* rt_sigreturn */
+
+/* Random clone flags: mostly a thread's, sometimes a process sharing our memory, now and then nonsense. */
+static uint32_t storm_flags(uint32_t *r)
+{
+	static const uint32_t extra[] = {
+		CLONE_SETTLS, CLONE_CHILD_SETTID, CLONE_PARENT, CLONE_DETACHED, CLONE_VFORK,
+		CLONE_UNTRACED, CLONE_PTRACE, CLONE_CHILD_CLEARTID, CLONE_PARENT_SETTID,
+	};
+	uint32_t f;
+
+	switch (rnd_in(r, 8)) {
+	case 0:         /* a process that shares our memory, as vfork's child: it exits, we go on */
+		f = CLONE_VM | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | (rnd_in(r, 2) ? SIGCHLD : 0);
+		break;
+	case 1:         /* any of the low flags: Linux refuses many mixes (-EINVAL) */
+		f = (mix32(*r) & 0x00ffff00) | rnd_in(r, 65);
+		f |= CLONE_VM;  /* on our stack otherwise: the copy would return into storm code */
+		break;
+	default:
+		f = THREAD_FLAGS;
+	}
+	for (int i = rnd_in(r, 3); i > 0; i--)
+		f |= extra[rnd_in(r, sizeof(extra) / sizeof(extra[0]))];
+	f &= ~(uint32_t)0x00020000;     /* CLONE_NEWNS: namespaces are not this fuzzer's business */
+	return f;
+}
+
+/*
+ * One storm: map a region and a fresh stack, clone with random flags, and
+ * while the new task works on the region, make futex calls of our own and,
+ * at a random moment, unmap, protect or replace the region. Then wait (a
+ * while) for the task's CLEARTID word, and give back what is left.
+ */
+static void thread_storm(uint32_t seed)
+{
+	uint32_t r = seed, flags, tls_desc[4] = { 0xffffffff, 0, 0xfffff, 0x51 };
+	int pages = 1 + rnd_in(&r, 4), change_at = rnd_in(&r, STORM_STEPS);
+	uint8_t *stack;
+	long tid;
+	bool gone = false;
+	struct k_sigaction sa = { (uint32_t)storm_fault, SA_RESTORER | SA_NODEFER, (uint32_t)storm_restorer, 0 };
+
+	syscall(__NR_rt_sigaction, SIGSEGV, &sa, 0, sizeof(k_sigset_t));
+	syscall(__NR_rt_sigaction, SIGBUS, &sa, 0, sizeof(k_sigset_t));
+	storm.len = pages * 4096;
+	storm.region = (uint32_t *)syscall(__NR_mmap2, 0, storm.len, PROT_READ | PROT_WRITE,
+					   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	stack = (uint8_t *)syscall(__NR_mmap2, 0, STORM_STACK, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if ((uint32_t)storm.region >= 0xfffff000u || (uint32_t)stack >= 0xfffff000u)
+		return;                 /* a random munmap or rlimit may have left no room: fine */
+	storm.seed = mix32(seed ^ 0x7EAD);
+	storm.tid = -1;
+	flags = storm_flags(&r);
+	if (storm_verbose)
+		printf("fuzz:   storm: flags %x, %d pages at %p, stack %p\n", flags, pages, (void *)storm.region,
+		       (void *)stack);
+	/* CLONE_SETTLS: a user_desc asking for a free entry, or one the kernel must refuse. */
+	tid = fuzz_clone(flags, stack + STORM_STACK, rnd_in(&r, 8) ? &storm.tid : (volatile int *)certainly_bad[1],
+			 rnd_in(&r, 2) ? (void *)tls_desc : (void *)(uintptr_t)random_arg(),
+			 rnd_in(&r, 8) ? &storm.tid : (volatile int *)(storm.region + rnd_in(&r, storm.len / 4)),
+			 storm_body, NULL);
+	if (storm_verbose)
+		printf("fuzz:   storm: clone(flags %x) = %ld, %d pages at %p, change at step %d\n", flags, tid,
+		       pages, (void *)storm.region, change_at);
+	for (int i = 0; i < STORM_STEPS; i++) {
+		if (i == change_at && tid > 0) {
+			switch (rnd_in(&r, 4)) {
+			case 0:
+				syscall(__NR_munmap, storm.region, storm.len);
+				gone = true;
+				break;
+			case 1:
+				syscall(__NR_mprotect, storm.region, storm.len, rnd_in(&r, 2) ? PROT_NONE : PROT_READ);
+				gone = true;
+				break;
+			case 2:         /* new, zeroed pages at the same address */
+				syscall(__NR_mmap2, storm.region, storm.len, PROT_READ | PROT_WRITE,
+					MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+				break;
+			default:        /* the first page only */
+				syscall(__NR_munmap, storm.region, 4096);
+				gone = true;
+			}
+		}
+		if (rnd_in(&r, 2))
+			random_futex(&r);
+		else if (!gone)
+			touch_region(&r);
+	}
+	/* The thread's CLEARTID word goes to 0 when it has exited (and is woken). */
+	if (tid > 0 && (flags & CLONE_CHILD_CLEARTID)) {
+		long long end = now_ns() + STORM_JOIN_MS * 1000000LL;
+
+		while (storm.tid != 0 && now_ns() < end) {
+			struct timespec ts = { 0, 10000000 };
+			int seen = storm.tid;
+
+			if (seen != 0)
+				syscall(__NR_futex, &storm.tid, FUTEX_WAIT, seen, &ts, 0, 0);
+		}
+	}
+	if (storm_verbose)
+		printf("fuzz:   storm: done, the new task %s\n", storm.tid == 0 ? "is gone" : "may still run");
+	syscall(__NR_munmap, storm.region, storm.len);
+	/* The stack is given back only when its thread is surely gone; else it stays, a few KiB. */
+	if (tid <= 0 || storm.tid == 0)
+		syscall(__NR_munmap, stack, STORM_STACK);
+}
+
 /* ---- one child ---------------------------------------------------------------- */
 
-enum kind { RANDOM_CALL, UNKNOWN_NUMBER, PROBE, BIG_WRITE_CALL };
+enum kind { RANDOM_CALL, UNKNOWN_NUMBER, PROBE, BIG_WRITE_CALL, THREAD_STORM };
 
 struct planned {
 	enum kind kind;
@@ -367,6 +647,10 @@ static void plan_call(struct planned *p)
 		p->args[0] = to_pipe ? (uint32_t)pipe_out : 1;
 		p->args[1] = (uint32_t)big_buffer;
 		p->args[2] = 1 + rnd_below(to_pipe ? BIG_WRITE : BIG_WRITE / 4);
+	} else if (choice < 7 && storms) {
+		p->kind = THREAD_STORM;
+		p->name = "(thread storm)";
+		p->nr = rnd();          /* the storm's own seed */
 	} else if (choice < 80) {
 		const struct call *c;
 
@@ -447,6 +731,11 @@ static void make_call(uint32_t seed, int i, const struct planned *p, bool verbos
 	if (verbose) {
 		describe(what, sizeof(what), p);
 		printf("fuzz: [child %u] #%d %s\n", seed, i, what);
+	}
+	if (p->kind == THREAD_STORM) {
+		storm_verbose = verbose;
+		thread_storm(p->nr);
+		return;
 	}
 	fuzz_in.eax = p->nr;
 	memcpy(&fuzz_in.ebx, p->args, sizeof(p->args));
@@ -833,6 +1122,7 @@ int main(int argc, char **argv, char **envp)
 
 	parent_pid = getpid();
 	hang_ns = option(argv, envp, "fuzz_hang_ms", HANG_MS) * 1000000LL;
+	storms = option(argv, envp, "fuzz_threads", 1) != 0;
 	image_end = (uint32_t)brk(0);
 	if (seed == 0)
 		seed = (uint32_t)now_ns() | 1;  /* none given: a new one, printed for replay */

@@ -139,10 +139,10 @@ def check_commands_in_lock_kernel(h):
     # smpix ps: init is pid 1, RUNNING on the BKL's CPU, at depth 0; every CPU's idle task is listed
     p = list(base)
     s = section(out, "smpix ps")
-    if not re.search(r"^\s+1 RUNNING\s+running on %s\s+0\s+init$" % re.escape(bkl_cpu), s, re.M):
+    if not re.search(r"^\s+1\s+1 RUNNING\s+running on %s\s+0\s+init$" % re.escape(bkl_cpu), s, re.M):
         p.append(f"smpix ps has no row '1 RUNNING running on {bkl_cpu} 0 init'")
     for i in range(CPUS):
-        if not re.search(r"^\s+0 RUNNING\s+\S+ on %d\s+-1\s+idle/%d$" % (i, i), s, re.M):
+        if not re.search(r"^\s+0\s+0 RUNNING\s+\S+ on %d\s+-1\s+idle/%d$" % (i, i), s, re.M):
             p.append(f"no row for idle/{i}")
     record(h, names["ps"], "lock-kernel", rc, p)
 

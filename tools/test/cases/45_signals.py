@@ -17,7 +17,7 @@ SIGTEST_LOG = [
 ]
 SYSTEST_LOG = [
     r"^pid \d+ \(systest\): syscall 9999 \(\?\) is not implemented: -ENOSYS$",
-    r"^pid \d+ \(systest\): clone flags [0-9a-f]+ need threads or shared state",
+    r"^pid \d+ \(systest\): clone flags [0-9a-f]+ ask for what smpix does not have: -EINVAL$",
 ]
 
 

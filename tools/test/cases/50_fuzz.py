@@ -1,7 +1,8 @@
 """The syscall fuzzer (/bin/fuzz) for a bounded time: 1, 2 and 4 CPUs, and every call under the BKL
 at 4. Each run has 3 x CPUs + 3 children, big writes to the console and to pipes, and random
 SIGKILLs that must take effect within a second of ticks; a task left runnable for a second is a
-finding. Fixed seeds, so a failure here replays with the `make fuzz` line the check prints."""
+finding. Some calls are thread storms (issue 31): clone with random flags on a fresh stack, random futex
+operations on good and bad addresses, a region unmapped under a thread that touches it. Fixed seeds, so a failure here replays with the `make fuzz` line the check prints."""
 
 
 # fuzz_selftest=1 plants a child that sleeps 1000 s: the watchdog must kill it, replay it

@@ -1,0 +1,15 @@
+/* The block layer's start at boot: the era's lock, the IDE disks, and the write-back of their buffers. */
+#include "drivers/block/block.h"
+
+#include "drivers/block/blk_lock.h"
+#include "drivers/block/ide.h"
+#include "fs/flusher.h"
+#include "kernel/x86/power.h"
+
+void block_init(void)
+{
+	blk_lock_init();        /* before the first queue: it takes the era's lock */
+	ide_init();             /* /dev/hda.. and their partitions */
+	flusher_start();
+	power_off_set_prepare(flusher_sync_before_power_off);
+}
