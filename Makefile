@@ -438,16 +438,16 @@ trace: all
 # this tree (run it in the student's tree to grade the student's work).
 LAB ?=
 handout:
-	@test -n "$(LAB)" || { echo "usage: make handout LAB=n (n: 1-7, see docs/labs/)" >&2; false; }
+	@test -n "$(LAB)" || { echo "usage: make handout LAB=n (n: 1-8, see docs/labs/)" >&2; false; }
 	@tools/build/need.sh $(PYTHON) tar
-	$(PYTHON) tools/labs/handout.py $(LAB)
+	SMPIX_BUILD=$(BUILD) $(PYTHON) tools/labs/handout.py $(LAB)
 	tar -C $(BUILD) -czf $(BUILD)/handout-lab$(LAB).tar.gz handout-lab$(LAB)
 	@echo "handout: $(BUILD)/handout-lab$(LAB).tar.gz is ready to give out"
 
 grade: all
-	@test -n "$(LAB)" || { echo "usage: make grade LAB=n (n: 1-7, see docs/labs/)" >&2; false; }
+	@test -n "$(LAB)" || { echo "usage: make grade LAB=n (n: 1-8, see docs/labs/)" >&2; false; }
 	@tools/build/need.sh $(QEMU) $(PYTHON) $(if $(filter 1,$(LAB)),gdb)
-	$(PYTHON) tools/labs/grade.py $(LAB)
+	SMPIX_BUILD=$(BUILD) $(PYTHON) tools/labs/grade.py $(LAB)
 
 # BUSYBOX=1: also fetch Debian's busybox-static for i386 (tools/build/busybox.sh: the i386 architecture,
 # apt-get update, apt-get download, dpkg-deb -x).

@@ -45,13 +45,16 @@ const struct filesystem_type *get_fs_type(const char *name)
 	return NULL;
 }
 
-static struct mount *mount_new(const struct filesystem_type *type, const char *path, const char *source)
+static struct mount *mount_new(const struct filesystem_type *type, const char *path, const char *source,
+			       bool rdonly, int *err)
 {
 	struct mount *m = kzalloc(sizeof(*m));
 	int r;
 
+	*err = -ENOMEM;
 	if (!m)
 		return NULL;
+	m->rdonly = rdonly;
 	m->type = type;
 	m->next_ino = 1;
 	m->dev = SMPIX_MKDEV(0, __atomic_add_fetch(&mounts_made, 1, __ATOMIC_RELAXED));
@@ -60,6 +63,7 @@ static struct mount *mount_new(const struct filesystem_type *type, const char *p
 	r = type->fill(m);
 	if (r < 0 || !m->root) {
 		kfree(m);
+		*err = r < 0 ? r : -ENOMEM;
 		return NULL;
 	}
 	return m;
@@ -97,7 +101,8 @@ void mount_ref_put(struct mount *m)
 
 void vfs_mount_root(const struct filesystem_type *type)
 {
-	struct mount *m = mount_new(type, "/", type->name);
+	int err;
+	struct mount *m = mount_new(type, "/", type->name, false, &err);
 
 	if (!m)
 		panic("vfs: cannot make the root file system (%s)", type->name);
@@ -108,7 +113,7 @@ void vfs_mount_root(const struct filesystem_type *type)
 }
 
 int vfs_mount_on(const struct walk_start *s, struct inode *dir, const struct filesystem_type *type,
-		 const char *source)
+		 const char *source, bool rdonly)
 {
 	char path[sizeof(((struct mount *)0)->path)];
 	struct mount *m;
@@ -121,9 +126,9 @@ int vfs_mount_on(const struct walk_start *s, struct inode *dir, const struct fil
 		strlcpy(path, "(a long path)", sizeof(path));
 	else if (r < 0)
 		return r;
-	m = mount_new(type, path, source);
+	m = mount_new(type, path, source, rdonly, &r);
 	if (!m)
-		return -ENOMEM;
+		return r;
 	spin_lock(&mount_lock);
 	/* The walk stepped down to the top of any stack, so only a mount made meanwhile is here. */
 	if (dir->i_flags & I_MOUNTPOINT) {
@@ -151,7 +156,7 @@ int vfs_mount(const struct filesystem_type *type, const char *path)
 	r = path_walk(&s, path, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &dir);
 	if (r < 0)
 		return r;
-	r = vfs_mount_on(&s, dir, type, type->name);
+	r = vfs_mount_on(&s, dir, type, type->name, false);
 	iput(dir);
 	return r;
 }

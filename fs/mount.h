@@ -29,6 +29,7 @@
 struct inode;
 struct mount;
 struct walk_start;
+struct statfs64;
 
 struct filesystem_type {
 	const char *name;               /* for mount(2) and /proc/mounts: "ramfs", "tmpfs", "proc", ... */
@@ -41,6 +42,9 @@ struct filesystem_type {
 	 * them. NULL: the instance is never freed (the root file system).
 	 */
 	void (*kill)(struct mount *m);
+	/* statfs(2)'s numbers beyond f_type (NULL: the VFS's defaults, fs/statfs.c). */
+	int (*statfs)(struct mount *m, struct statfs64 *st);
+	bool rdonly_ok;                 /* it honours mount -o ro (else MS_RDONLY is -EINVAL) */
 };
 
 /* umount2()'s flags (Linux's values). */
@@ -58,6 +62,7 @@ struct mount {
 	char source[32];                /* mount(2)'s source ("proc", "none", ...), for /proc/mounts */
 	uint32_t dev;                   /* st_dev of its files: SMPIX_MKDEV(0, n), n counting mounts from 1 */
 	void *fs_private;               /* the file system's per-instance data */
+	bool rdonly;                    /* mounted -o ro (MS_RDONLY): set before fill() */
 	uint32_t next_ino;              /* inode numbers handed out by mount_new_ino() */
 	atomic_t refs;                  /* the sum of i_count over its inodes (the root's counts the mount's hold) */
 	bool detached;                  /* unmounted: killed when refs falls to 1 (under mount_lock) */
@@ -79,10 +84,11 @@ int vfs_mount(const struct filesystem_type *type, const char *path);
 /*
  * Mount a new instance of type on dir (a referenced directory, as a walk
  * from s found it; the caller keeps its reference), shown as source in
- * /proc/mounts: 0 or -errno (ENOTDIR, ENOMEM, EBUSY).
+ * /proc/mounts (a disk file system reads its device there), read-only if
+ * rdonly: 0 or -errno (ENOTDIR, ENOMEM, EBUSY, or what fill() answered).
  */
 int vfs_mount_on(const struct walk_start *s, struct inode *dir, const struct filesystem_type *type,
-		 const char *source);
+		 const char *source, bool rdonly);
 /*
  * Unmount the mount whose root is top (referenced by the caller, who still
  * holds it; a walk found it): 0 or -errno. -EINVAL: not the root of a

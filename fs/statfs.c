@@ -34,6 +34,8 @@ static long statfs_to_user(struct inode *inode, void *ubuf)
 		st.f_blocks = pmm_usable_count();
 		st.f_bfree = st.f_bavail = pmm_free_count();
 	}
+	if (m && m->type->statfs)
+		m->type->statfs(m, &st);        /* a disk file system counts its own blocks (ext2) */
 	return copy_to_user(ubuf, &st, sizeof(st)) < 0 ? -EFAULT : 0;
 }
 

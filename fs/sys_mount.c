@@ -1,7 +1,8 @@
 /*
  * mount, umount and umount2: the system calls over fs/mount.c, for
  * `mount -t proc proc /proc` and its kind. The file system types are the
- * registered ones: proc, devtmpfs (smpix's devfs), ramfs and tmpfs (both ramfs).
+ * registered ones: proc, devtmpfs (smpix's devfs), ramfs and tmpfs (both ramfs), and ext2
+ * (`mount -t ext2 [-o ro] /dev/hda1 /mnt`: the source is its block device, fs/ext2/super.c).
  */
 #include "fs/mount.h"
 
@@ -27,12 +28,12 @@
 #define MS_MGC_MSK     0xFFFF0000u      /* old callers put a magic number in the top half */
 #define MS_MGC_VAL     0xC0ED0000u
 /*
- * No read-only mounts, no remount, no bind or move, no propagation types:
+ * Read-only mounts only for the types that honour them (ext2). No remount, no bind or move, no propagation types:
  * -EINVAL rather than a mount that is not what was asked for. Ignored, as
  * meaningless here: nosuid, nodev, noexec (every process is root, and exec
  * does not check), the atime and sync flags, silent.
  */
-#define MS_REFUSED (MS_RDONLY | MS_REMOUNT | MS_BIND | MS_MOVE | MS_UNBINDABLE | MS_PRIVATE | \
+#define MS_REFUSED (MS_REMOUNT | MS_BIND | MS_MOVE | MS_UNBINDABLE | MS_PRIVATE | \
 		    MS_SLAVE | MS_SHARED)
 
 #define FSTYPE_MAX 32
@@ -79,8 +80,10 @@ long sys_mount(const char *usource, const char *utarget, const char *utype, unsi
 		r = -EINVAL;
 	else if (tlen < 0 || !(type = get_fs_type(type_name)))
 		r = -ENODEV;
+	else if ((flags & MS_RDONLY) && !type->rdonly_ok)
+		r = -EINVAL;
 	else
-		r = vfs_mount_on(&s, dir, type, source);
+		r = vfs_mount_on(&s, dir, type, source, flags & MS_RDONLY);
 	iput(dir);
 out_walk:
 	walk_start_put(&s);

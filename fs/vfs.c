@@ -2,6 +2,7 @@
 #include "fs/vfs.h"
 
 #include "fs/devfs/devfs.h"
+#include "fs/ext2/ext2_type.h"
 #include "fs/fdtable.h"
 #include "fs/file.h"
 #include "fs/flock.h"
@@ -37,10 +38,12 @@ void vfs_init(void)
 	flock_init();
 	register_filesystem(&ramfs_type);
 	register_filesystem(&tmpfs_type);
+	register_filesystem(&ext2_type);        /* mount -t ext2 /dev/hda1 /mnt (fs/ext2/super.c) */
 	vfs_mount_root(&ramfs_type);
 	initrd_unpack();
 	make_dir("/dev");
 	make_dir("/proc");
+	make_dir("/mnt");                       /* where init mounts the disk (docs/block.md) */
 	r = devfs_mount();
 	if (r < 0)
 		printk("vfs: cannot mount devfs on /dev: error %d\n", r);

@@ -245,7 +245,7 @@ static int show_one_mount(const struct mount *m, void *arg)
 	struct procbuf *pb = arg;
 
 	/* "device mountpoint type options 0 0", as fstab and Linux's /proc/mounts. */
-	procbuf_printf(pb, "%s %s %s rw 0 0\n", m->source, m->path, m->type->name);
+	procbuf_printf(pb, "%s %s %s %s 0 0\n", m->source, m->path, m->type->name, m->rdonly ? "ro" : "rw");
 	return 0;
 }
 

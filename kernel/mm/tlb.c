@@ -127,6 +127,7 @@ static void flush_local(struct mm *mm, uintptr_t start, uintptr_t end, bool leav
 
 void tlb_poll(void)
 {
+	/* LAB8: BEGIN answer */
 	uint32_t bit = 1u << cpu_id();
 
 	if (!(__atomic_load_n(&flush_cpumask, __ATOMIC_SEQ_CST) & bit))
@@ -135,6 +136,7 @@ void tlb_poll(void)
 	this_cpu()->tlb_ipis++;
 	/* The acknowledgment: after it, the initiator may free what we no longer see. */
 	__atomic_and_fetch(&flush_cpumask, ~bit, __ATOMIC_SEQ_CST);
+	/* LAB8: END */
 }
 
 static void tlb_interrupt(struct trapframe *tf)
@@ -160,6 +162,7 @@ static void take_tlbstate_lock(void)
 /* Spin until every target has answered; say so, loudly, if one never does. */
 static void wait_for_acks(void)
 {
+	/* LAB8: BEGIN wait-for-acks */
 	uint64_t start = clock_ns();
 	bool reported = false;
 
@@ -171,6 +174,7 @@ static void wait_for_acks(void)
 			reported = true;
 		}
 	}
+	/* LAB8: END */
 }
 
 /* IPI every CPU of mask but this one and wait until each has flushed. Preemption off. */
@@ -184,10 +188,12 @@ static void flush_tlb_others(uint32_t mask, struct mm *mm, uintptr_t start, uint
 	flush_start = start;
 	flush_end = end;
 	flush_leave = leave;
+	/* LAB8: BEGIN ipi-the-mask */
 	__atomic_store_n(&flush_cpumask, mask, __ATOMIC_SEQ_CST);
 	for (int i = 0; i < ncpus; i++)
 		if (mask & (1u << i))
 			lapic_send_ipi(cpus[i].apic_id, T_IPI_TLB);
+	/* LAB8: END */
 	/* Wait for every acknowledgment: until then a target may still use the old entries. */
 	wait_for_acks();
 	flush_mm = NULL;
@@ -225,12 +231,14 @@ void flush_tlb_mm(struct mm *mm)
 	flush_everywhere(mm, 0, 0, false);
 }
 
+/* LAB8: BEGIN leave-everywhere */
 void tlb_leave_mm_everywhere(struct mm *mm)
 {
 	flush_everywhere(mm, 0, 0, true);
 	if (__atomic_load_n(&mm->cpu_mask, __ATOMIC_SEQ_CST))
 		panic("tlb: mm %p freed while CPUs %x still have it loaded", mm, mm->cpu_mask);
 }
+/* LAB8: END */
 
 void tlb_init(void)
 {

@@ -44,5 +44,7 @@
 #define ELOOP           40      /* Too many symbolic links encountered */
 #define EOVERFLOW       75      /* Value too large for defined data type */
 #define ETIMEDOUT      110      /* Connection timed out (a futex wait's deadline passed) */
+#define ESTALE         116      /* Stale file handle (ext2: a name whose inode was just freed) */
+#define EUCLEAN        117      /* Structure needs cleaning (ext2: a corrupt inode or directory) */
 
 #endif

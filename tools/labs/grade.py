@@ -270,10 +270,88 @@ def lab7(g):
     g.check("no BUG report, no lockup", 1, clean, trouble(q, lockdep_too=False))
 
 
+# ---- lab 8: the TLB shootdown ---------------------------------------------------------------
+
+# tlbtest's race tests (user/tests/tlbtest.c): a thread reads or writes a page in a loop on CPU 1 while
+# the main thread, on CPU 0, takes the page away. A FAIL line names the CHECK that failed; what it means.
+TLB_RACES = {"munmap_while_another_cpu_reads": 3, "munmap_and_map_again_at_the_same_address": 2,
+             "mprotect_none_while_another_cpu_reads": 2, "mprotect_readonly_while_another_cpu_writes": 2,
+             "madvise_dontneed_while_another_cpu_reads": 1}
+TLB_OTHERS = ("parallel_faults_on_one_mapping", "madvise_errors",
+              "madvise_dontneed_gives_zeroed_pages_willneed_keeps_them")
+TLB_WHY = [
+    (r"joined\(0\)", "5 s after the call returned, the thread on CPU 1 was still using the page instead of "
+                      "faulting: its TLB still maps the old frame (after a munmap, a freed frame)"),
+    (r"w\.bad == 0", "the thread on CPU 1 read a value the page never held: the next contents of the freed "
+                     "frame, through its stale TLB entry"),
+    (r"w\.faulted", "the thread on CPU 1 never faulted: its TLB still maps the page"),
+    (r"w\.news", "the thread on CPU 1 never saw the new page mapped at the same address: it kept reading "
+                 "the old, freed frame through its stale TLB entry"),
+    (r"w\.zeroes", "after MADV_DONTNEED the thread on CPU 1 never saw the fresh zeroed page: it kept reading "
+                   "the old, freed frame through its stale TLB entry"),
+    (r"\*w\.page == v", "writes from CPU 1 still landed after mprotect(PROT_READ) returned: its TLB still "
+                        "has the writable entry"),
+]
+
+
+def tlb_why(rest):
+    """A tlbtest FAIL line's 'line N: expr', said as what happened on the other CPU."""
+    for pattern, why in TLB_WHY:
+        if re.search(pattern, rest):
+            return f"{why} [tlbtest: {rest}]"
+    return rest
+
+
+def tlbtest_checks(g, q, label):
+    seen = {t: (s, rest.strip()) for t, s, rest in
+            re.findall(r"^tlbtest: (\S+) (ok|FAIL|SKIP)(.*)$", q.output, re.M)}
+    for test, pts in TLB_RACES.items():
+        status, rest = seen.get(test, (None, ""))
+        g.check(f"{label}: {test}", pts, status == "ok",
+                tlb_why(rest) if status else "did not report: " + (trouble(q) or "?"))
+    return seen
+
+
+def lab8(g):
+    """Three boots: the shootdown ktest at -smp 4 (every CPU of the mask answers before the flush
+    returns; one IPI per munmap, not per page), then /bin/tlbtest as init at -smp 2 and -smp 4. The
+    handout's kernel sends no IPI: the ktest fails at once, and tlbtest's reader on CPU 1 keeps
+    reading a page that CPU 0 unmapped (each race test gives up after a few seconds)."""
+    test = "tlb_shootdown_reaches_every_cpu_in_the_mask_and_waits"
+    # A FAIL ends the run: the test's readers may be left spinning with preemption off.
+    qk = boot("lab8-ktest-smp4", f"test={test}", cpus=4, timeout=90, until=r"^ktest: \S+ FAIL.*$|power: off")
+    status, rest = {t: (s, r.strip()) for t, s, r in KTEST_LINE.findall(qk.output)}.get(test, (None, ""))
+    g.check(f"ktest {test} (-smp 4)", 3, status == "ok",
+            rest if status else "did not report: " + (trouble(qk) or "never ran"))
+    q2 = boot("lab8-tlbtest-smp2", "init=/bin/tlbtest", cpus=2, timeout=240)
+    seen = tlbtest_checks(g, q2, "-smp 2")
+    others = [t for t in TLB_OTHERS if seen.get(t, ("",))[0] != "ok"]
+    g.check("-smp 2: parallel faults on one mapping, madvise's answers", 1, not others,
+            f"{others[0]}: {seen.get(others[0], ('', 'did not report'))[1]}" if others else "")
+    if any(seen.get(t, ("",))[0] != "ok" for t in TLB_RACES):
+        # Each failed race test waits seconds for a reader that never faults: not twice.
+        g.check("-smp 4: every tlbtest test passes", 2, False, "not run: the race tests fail at -smp 2 already")
+        qs = (qk, q2)
+    else:
+        q4 = boot("lab8-tlbtest-smp4", "init=/bin/tlbtest", cpus=4, timeout=240)
+        qs = (qk, q2, q4)
+        summary = re.search(r"^tlbtest: summary (\d+) passed, (\d+) failed", q4.output, re.M)
+        failed = re.search(r"^tlbtest: (\S+) FAIL(.*)$", q4.output, re.M)
+        g.check("-smp 4: every tlbtest test passes", 2,
+                bool(summary) and summary.group(2) == "0"
+                and int(summary.group(1)) >= len(TLB_RACES) + len(TLB_OTHERS),
+                f"{failed.group(1)}: {tlb_why(failed.group(2).strip())}" if failed
+                else summary.group(0) if summary else "no summary: " + (trouble(q4) or "?"))
+    clean = [q for q in qs if trouble(q) or not re.search(r"power: off|^ktest: \S+ FAIL", q.output, re.M)]
+    g.check("no BUG report, no lockup, a clean power off after each", 1, not clean,
+            f"{clean[0].name}: {trouble(clean[0]) or 'no power off'}" if clean else "")
+
+
 LABS = {1: ("boot and Multiboot, in gdb", lab1), 2: ("bringing up the APs", lab2),
         3: ("spinlocks and the recursive BKL", lab3), 4: ("the syscall table and the VFS", lab4),
         5: ("unserializing ioctl", lab5), 6: ("lock statistics: push the BKL out of a hot site", lab6),
-        7: ("the pushdown: from the BKL to a driver's own locks", lab7)}
+        7: ("the pushdown: from the BKL to a driver's own locks", lab7),
+        8: ("the TLB shootdown: one address space on several CPUs", lab8)}
 
 
 def main(argv):

@@ -38,6 +38,9 @@ of heads, two stubs for one region, and a stub whose region does not exist.
     tools/labs/handout.py N [--out DIR] [--seed-build]   write the tree (default build/handout-labN)
     tools/labs/handout.py --list                         the regions of every lab (and check every stub file)
 
+SMPIX_BUILD=DIR (as for tools/test/harness.py: the tree built with `make BUILD=DIR`) puts the
+default tree in DIR/handout-labN and seeds it from DIR; the handout itself builds in its own build/.
+
 --seed-build also copies the full tree's build/ into the handout, keeping
 the time stamps, so make rebuilds only the files whose regions changed (how
 `make test` keeps this quick). Never hand such a tree to a student: its
@@ -51,6 +54,7 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.path.join(ROOT, os.environ.get("SMPIX_BUILD") or "build")
 NAME = r"[a-z0-9][a-z0-9-]*"
 MARK = re.compile(r"^\s*/\* LAB(\d+): (BEGIN|END)(?: (\S+))? \*/\s*$")
 # Anything that looks like a marker: a line that has one but does not match MARK is refused.
@@ -230,7 +234,7 @@ def labs_of(found):
 
 
 def seed_build(out):
-    src = os.path.join(ROOT, "build")
+    src = BUILD
     if not os.path.isdir(src):
         return
     dst = os.path.join(out, "build")
@@ -296,7 +300,7 @@ def main():
             return 0
         if a.lab is None:
             ap.error("which lab? (make handout LAB=n)")
-        out = a.out or os.path.join(ROOT, "build", f"handout-lab{a.lab}")
+        out = a.out or os.path.join(BUILD, f"handout-lab{a.lab}")
         n = write_handout(a.lab, out, a.seed_build)
         print(f"handout: lab {a.lab}: {n} regions stubbed; the student tree is {os.path.relpath(out)}")
         return 0

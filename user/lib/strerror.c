@@ -46,6 +46,8 @@ static const char *const error_text[] = {
 	[ENOTEMPTY] = "Directory not empty",
 	[ELOOP] = "Too many symbolic links encountered",
 	[EOVERFLOW] = "Value too large for defined data type",
+	[ESTALE] = "Stale file handle",
+	[EUCLEAN] = "Structure needs cleaning",
 };
 
 char *strerror(int err)

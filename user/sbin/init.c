@@ -66,6 +66,21 @@ static pid_t start_shell(char **argv)
 	return pid;
 }
 
+/*
+ * A disk attached (make qemu DISK=1, or any hda with partitions): its first
+ * partition is taken to be ext2 and mounted on /mnt, so files written there
+ * survive a reboot (docs/block.md). No disk, no /dev/hda1: nothing to do.
+ */
+static void mount_disk(void)
+{
+	if (access("/dev/hda1", F_OK) < 0)
+		return;
+	if (syscall(__NR_mount, "/dev/hda1", "/mnt", "ext2", 0, 0) < 0)
+		dprintf(2, "init: mount -t ext2 /dev/hda1 /mnt: %s\n", strerror(errno));
+	else
+		printf("init: /dev/hda1 (ext2) mounted on /mnt\n");
+}
+
 int main(int argc, char **argv)
 {
 	static char *default_shell[] = { "/bin/sh", NULL };
@@ -83,6 +98,7 @@ int main(int argc, char **argv)
 	/* A ^C on the console goes to the foreground job, never to init. */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
+	mount_disk();
 	for (;;) {
 		time_t started = time(NULL);
 

@@ -15,7 +15,7 @@ ENOSYS = re.compile(r"^pid \d+ \((\S+)\): syscall \d+ \((\S+)\) is not implement
 STEPS = [
     ("PATH: smpix's tools, then busybox's applets", "echo $PATH",
      r"/bin:/sbin:/usr/lib/busybox/bin\n"),
-    ("ls", "busybox ls /", r"bin\s+dev\s+etc\s+proc\s+sbin\s+(tests\s+)?tmp\s+usr\s*\n"),
+    ("ls", "busybox ls /", r"bin\s+dev\s+etc\s+mnt\s+proc\s+sbin\s+(tests\s+)?tmp\s+usr\s*\n"),
     ("cat (sendfile64)", "busybox cat /etc/motd", r"Welcome to smpix\.\n"),
     ("sed, found on PATH", "sed 's/smpix/SMPIX/' /etc/motd", r"Welcome to SMPIX\.\n"),
     ("awk", "busybox seq 1 10 | awk '{ s += $1 } END { print s }'", r"55\n"),

@@ -12,14 +12,18 @@ import shutil
 import subprocess
 import sys
 
-LABS = range(1, 8)
+LABS = range(1, 9)
 
 
 def grade(h, tree, lab, timeout=300):
-    """Run tree's own grader for lab; (exit status, score line, output)."""
+    """Run tree's own grader for lab; (exit status, score line, output).
+    A handout builds in its own build/: SMPIX_BUILD (this tree's build directory) is not passed to it."""
+    env = dict(os.environ)
+    if os.path.realpath(tree) != os.path.realpath(h.ROOT):
+        env.pop("SMPIX_BUILD", None)
     try:
         p = subprocess.run([sys.executable, os.path.join(tree, "tools", "labs", "grade.py"), str(lab)],
-                           capture_output=True, text=True, timeout=timeout, cwd=tree)
+                           capture_output=True, text=True, timeout=timeout, cwd=tree, env=env)
         out = p.stdout + p.stderr
         rc = p.returncode
     except subprocess.TimeoutExpired:

@@ -1,0 +1,146 @@
+/*
+ * ext2's regular files: read and write through the block map and the buffer
+ * cache, block by block, under the file's i_mutex (Linux 2.6 went through
+ * the page cache; smpix has none, so the buffer cache is the file's cache).
+ * A hole reads as zeros; a write allocates the blocks it needs, zeroed.
+ */
+#include "fs/ext2/ext2.h"
+
+#include "fs/file.h"
+#include "kernel/mm/uaccess.h"
+#include "kernel/uapi/errno.h"
+#include "kernel/uapi/fcntl.h"
+
+static const char zeros[4096];          /* a hole's bytes: the largest block size */
+
+/* -o ro: a file may be opened for reading only (Linux answers EROFS in may_open()). */
+static int ext2_file_open(struct inode *inode, struct file *f)
+{
+	if (EXT2_ISB(inode)->rdonly && ((f->f_flags & O_ACCMODE) != O_RDONLY || (f->f_flags & O_TRUNC)))
+		return -EROFS;
+	return 0;
+}
+
+/* Copy one block's part to the user: 0 or -errno. */
+static int read_chunk(struct inode *inode, uint32_t lb, uint32_t off, char *ubuf, size_t chunk)
+{
+	struct buffer_head *bh;
+	uint32_t block;
+	int r = ext2_bmap(inode, lb, false, &block);
+
+	if (r < 0)
+		return r;
+	if (block == 0)
+		return copy_to_user(ubuf, zeros + off, chunk) < 0 ? -EFAULT : 0;
+	bh = ext2_bread(EXT2_ISB(inode), block);
+	if (!bh)
+		return -EIO;
+	r = copy_to_user(ubuf, bh->b_data + off, chunk) < 0 ? -EFAULT : 0;
+	brelse(bh);
+	return r;
+}
+
+static ssize_t ext2_file_read(struct file *f, char *ubuf, size_t count, loff_t *pos)
+{
+	struct inode *inode = f->f_inode;
+	uint32_t bsize = EXT2_ISB(inode)->bsize;
+	size_t done = 0;
+	int r = 0;
+
+	mutex_lock(&inode->i_mutex);
+	while (*pos < inode->i_size && done < count) {
+		uint32_t off = (uint32_t)(*pos % bsize);
+		size_t chunk = MIN(count - done, (size_t)(bsize - off));
+
+		chunk = (size_t)MIN((loff_t)chunk, inode->i_size - *pos);
+		r = read_chunk(inode, (uint32_t)(*pos / bsize), off, ubuf + done, chunk);
+		if (r < 0)
+			break;
+		done += chunk;
+		*pos += chunk;
+	}
+	mutex_unlock(&inode->i_mutex);
+	return done ? (ssize_t)done : r;
+}
+
+/* Copy one block's part from the user, allocating the block if it is a hole: 0 or -errno. */
+static int write_chunk(struct inode *inode, uint32_t lb, uint32_t off, const char *ubuf, size_t chunk)
+{
+	struct buffer_head *bh;
+	uint32_t block;
+	int r = ext2_bmap(inode, lb, true, &block);
+
+	if (r < 0)
+		return r;
+	bh = ext2_bread(EXT2_ISB(inode), block);
+	if (!bh)
+		return -EIO;
+	r = copy_from_user(bh->b_data + off, ubuf, chunk) < 0 ? -EFAULT : 0;
+	mark_buffer_dirty(bh);          /* even after a fault: the copied part may be new */
+	brelse(bh);
+	return r;
+}
+
+static ssize_t ext2_file_write(struct file *f, const char *ubuf, size_t count, loff_t *pos)
+{
+	struct inode *inode = f->f_inode;
+	struct ext2_sb_info *sbi = EXT2_ISB(inode);
+	loff_t max = ext2_max_size(sbi);
+	size_t done = 0;
+	int r = 0;
+
+	if (sbi->rdonly)
+		return -EROFS;
+	mutex_lock(&inode->i_mutex);
+	if (f->f_flags & O_APPEND)
+		*pos = inode->i_size;   /* under i_mutex: two appenders never overwrite each other */
+	if (*pos >= max && count)
+		r = -EFBIG;
+	else if (count > (uint64_t)(max - *pos))
+		count = (size_t)(max - *pos);
+	while (r == 0 && done < count) {
+		uint32_t off = (uint32_t)(*pos % sbi->bsize);
+		size_t chunk = MIN(count - done, (size_t)(sbi->bsize - off));
+
+		r = write_chunk(inode, (uint32_t)(*pos / sbi->bsize), off, ubuf + done, chunk);
+		if (r < 0)
+			break;
+		done += chunk;
+		*pos += chunk;
+		if (*pos > inode->i_size)
+			inode->i_size = *pos;
+	}
+	if (done)
+		inode_touch(inode, true, true);
+	ext2_write_inode(inode);        /* size, times, blocks (a failed write may still have added some) */
+	mutex_unlock(&inode->i_mutex);
+	return done ? (ssize_t)done : r;
+}
+
+/* fsync(2): the inode into its buffer, then every dirty buffer of the device to the disk. */
+int ext2_fsync(struct file *f)
+{
+	struct inode *inode = f->f_inode;
+	int r;
+
+	mutex_lock(&inode->i_mutex);
+	r = ext2_write_inode(inode);
+	mutex_unlock(&inode->i_mutex);
+	if (r == 0)
+		r = sync_blockdev(EXT2_ISB(inode)->dev);
+	return r;
+}
+
+const struct file_operations ext2_file_fops = {
+	.name = "ext2",
+	.open = ext2_file_open,
+	.llseek = generic_file_llseek,
+	.read = ext2_file_read,
+	.write = ext2_file_write,
+	.fsync = ext2_fsync,
+};
+
+const struct inode_operations ext2_file_iops = {
+	.truncate = ext2_setsize,
+	.evict = ext2_evict,
+};

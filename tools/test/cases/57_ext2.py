@@ -1,0 +1,197 @@
+"""ext2 (fs/ext2/, docs/block.md): /bin/ext2test (user/tests/ext2test.c) as init on a fresh image made by
+mke2fs -d from a folder, lock-order checker on; then on the host e2fsck -fn must find the image clean and
+debugfs must read back what smpix wrote, byte for byte; a second boot reads it after the power off. Then
+copies of a small image with random bytes in the superblock, a group descriptor, an inode and a directory
+block: mounting or using each must answer an errno, never panic or hang."""
+import os
+import random
+import re
+import shutil
+import subprocess
+import tempfile
+
+from testlib import INIT_EXIT
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+MKDISK = os.path.join(ROOT, "tools", "build", "mkdisk.py")
+P1 = 2048 * 512                         # tools/build/mkdisk.py: hda1 starts at sector 2048
+KIB = 1024
+SBIN = ["/usr/sbin", "/sbin"]
+
+
+def fill(length, at, seed):
+    """user/tests/ext2test.c's fill()."""
+    return bytes((((at + i) * 13 + seed + (at + i) // 1021) & 0xff) for i in range(length))
+
+
+def tool(name):
+    return shutil.which(name, path=os.environ.get("PATH", "") + ":" + ":".join(SBIN))
+
+
+def make_image(h, label, normal=True, mib=16):
+    d = os.path.join(h.BUILD, "ext2-tests")
+    os.makedirs(d, exist_ok=True)
+    src = tempfile.mkdtemp(prefix="ext2root-", dir=d)
+    with open(os.path.join(src, "small.txt"), "wb") as f:
+        f.write(b"hello from mke2fs -d!\n")
+    if normal:
+        open(os.path.join(src, "NORMAL"), "wb").close()
+        with open(os.path.join(src, "big.bin"), "wb") as f:
+            f.write(fill(400 * KIB, 0, 1))
+        os.symlink("small.txt", os.path.join(src, "fastlink"))
+        os.symlink("/mnt" + "/." * 40 + "/small.txt", os.path.join(src, "slowlink"))
+    else:
+        with open(os.path.join(src, "victim.txt"), "wb") as f:
+            f.write(b"victim\n" * 300)
+        os.mkdir(os.path.join(src, "sub"))
+        with open(os.path.join(src, "sub", "x"), "wb") as f:
+            f.write(b"x\n")
+    img = os.path.join(d, f"{label}.img")
+    subprocess.run(["python3", MKDISK, img, str(mib), "--root", src], check=True,
+                   env=dict(os.environ, PATH=os.environ.get("PATH", "") + ":" + ":".join(SBIN)))
+    shutil.rmtree(src)
+    return img
+
+
+def partition(img):
+    """hda1 alone, for e2fsck and debugfs (they do not read partition tables)."""
+    part = img + ".hda1"
+    with open(img, "rb") as f:
+        data = f.read()
+    size = (len(data) // (1024 * 1024)) * 2048 * 3 // 4 * 512 - P1
+    with open(part, "wb") as f:
+        f.write(data[P1:P1 + size])
+    return part
+
+
+def put_partition(img, part):
+    with open(part, "rb") as f:
+        data = f.read()
+    with open(img, "r+b") as f:
+        f.seek(P1)
+        f.write(data)
+
+
+def fsck_clean(h, name, img):
+    part = partition(img)
+    r = subprocess.run([tool("e2fsck"), "-fn", part], capture_output=True, text=True)
+    h.record(name, r.returncode == 0, (r.stdout + r.stderr).strip().replace("\n", " | ")[-600:])
+    return part
+
+
+def debugfs(part, cmd):
+    return subprocess.run([tool("debugfs"), "-R", cmd, part], capture_output=True).stdout
+
+
+def boot(h, label, img, timeout=300, kernel=None):
+    initrd = os.path.join(os.path.dirname(kernel), "initrd.cpio") if kernel else None
+    q = h.Qemu(f"ext2test-{label}", append="init=/bin/ext2test", cpus=2, timeout=timeout, disks=[img],
+               kernel=kernel, initrd=initrd)
+    q.expect(INIT_EXIT)
+    q.wait_exit()
+    return q
+
+
+def record_run(h, name, q, min_tests, patterns=()):
+    out = q.output
+    results = re.findall(r"^ext2test: (\S+) (ok|FAIL)(.*)$", out, re.M)
+    for test, status, rest in results:
+        h.record(f"{name} {test}", status == "ok", rest.strip())
+    problems = []
+    if not re.search(r"^ext2test: summary \d+ passed, 0 failed", out, re.M):
+        problems.append("no clean summary line" + (" (timeout)" if q.timed_out else ""))
+    if len(results) < min_tests:
+        problems.append(f"only {len(results)} tests reported")
+    problems += [f"no line /{p}/" for p in patterns if not re.search(p, out, re.M)]
+    if h.bad_lines(out):
+        problems.append("kernel reported: " + h.bad_lines(out)[0])
+    if q.exit_code != 0:
+        problems.append(f"QEMU exit status {q.exit_code}")
+    h.record(f"{name} run, power off", not problems, "; ".join(problems))
+
+
+def main_run(h):
+    name = "ext2test[smp2]"
+    if not h.wanted(name):
+        return
+    if not tool("mke2fs") or not tool("e2fsck") or not tool("debugfs"):
+        h.skip(name, "no e2fsprogs (mke2fs, e2fsck, debugfs): tools/build/deps.sh")
+        return
+    img = make_image(h, "main")
+    record_run(h, name, boot(h, "main", img), min_tests=11)
+    part = fsck_clean(h, f"{name} e2fsck -fn clean after the run (host)", img)
+    got = debugfs(part, "cat /written.bin")
+    h.record(f"{name} debugfs reads written.bin byte for byte (host)", got == fill(300 * KIB, 0, 4),
+             f"{len(got)} bytes")
+    got = debugfs(part, "cat /persist.txt")
+    h.record(f"{name} debugfs reads persist.txt (host)", got == b"survives a power off\n", repr(got[:40]))
+    record_run(h, f"{name} second boot", boot(h, "main-reboot", img, timeout=180), min_tests=2,
+               patterns=[r"^ext2test: second boot"])
+    fsck_clean(h, f"{name} e2fsck -fn clean after the second boot (host)", img)
+
+
+def corrupt(h, base, label, where, length, rng):
+    """A copy of base with length random bytes at byte where of hda1."""
+    img = os.path.join(os.path.dirname(base), f"corrupt-{label}.img")
+    shutil.copy(base, img)
+    with open(img, "r+b") as f:
+        f.seek(P1 + where)
+        f.write(bytes(rng.randrange(256) for _ in range(length)))
+    return img
+
+
+def block_of(out, pattern):
+    m = re.search(pattern, out.decode(errors="replace"))
+    return int(m.group(1), 0) if m else None
+
+
+def corrupt_run(h):
+    name = "ext2test[corrupt]"
+    if not h.wanted(name) or not tool("debugfs"):
+        return
+    base = make_image(h, "probe-base", normal=False, mib=4)
+    part = partition(base)
+    victim = block_of(debugfs(part, "imap /victim.txt"), r"located at block (\d+), offset (0x[0-9a-f]+)")
+    m = re.search(r"located at block (\d+), offset (0x[0-9a-f]+)", debugfs(part, "imap /victim.txt").decode())
+    root_block = block_of(debugfs(part, "bmap <2> 0"), r"(\d+)")
+    if not victim or not root_block:
+        h.record(f"{name} find the structures (host)", False, "debugfs imap/bmap gave nothing")
+        return
+    rng = random.Random(57)
+    cases = [  # label, byte in hda1, length, what the probe must answer
+        ("superblock", 1024, 80, [r"^ext2test: probe mount -> -22$"]),
+        ("group-descriptor", 2048, 12, [r"^ext2test: probe mount -> -22$"]),
+        ("inode", victim * KIB + int(m.group(2), 16) + 40, 60, [r"^ext2test: probe /mnt/victim.txt -> -117$"]),
+        ("directory-block", root_block * KIB, 24, [r"^ext2test: probe getdents /mnt -> -117$"]),
+    ]
+    for label, where, length, patterns in cases:
+        img = corrupt(h, base, label, where, length, rng)
+        q = boot(h, f"corrupt-{label}", img, timeout=120)
+        out = q.output
+        problems = [f"no line /{p}/" for p in patterns + [r"^ext2test: probe done"] if not re.search(p, out, re.M)]
+        if h.bad_lines(out):
+            problems.append("kernel reported: " + h.bad_lines(out)[0])
+        if q.exit_code != 0 or q.timed_out:
+            problems.append(f"QEMU exit status {q.exit_code}" + (" (timeout)" if q.timed_out else ""))
+        h.record(f"{name} {label}", not problems, "; ".join(problems))
+
+
+def era_run(h):
+    """The 2.6.39 build: lock_super() without the BKL (ext2_super_mutex), the same tests, e2fsck clean."""
+    name = "ext2test[era-2.6.39]"
+    era = os.path.join(h.BUILD, "era-2.6.39", "kernel.elf")
+    if not h.wanted(name) or not tool("e2fsck"):
+        return
+    if not os.path.exists(era):
+        h.skip(name, "no build/era-2.6.39 (make ERA=2.6.39 builds it)")
+        return
+    img = make_image(h, "era")
+    record_run(h, name, boot(h, "era", img, kernel=era), min_tests=11)
+    fsck_clean(h, f"{name} e2fsck -fn clean after the run (host)", img)
+
+
+def run(h):
+    main_run(h)
+    era_run(h)
+    corrupt_run(h)

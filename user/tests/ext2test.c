@@ -1,0 +1,370 @@
+/*
+ * ext2test: ext2 on /dev/hda1 (fs/ext2/, docs/block.md), run as init by
+ * tools/test/cases/57_ext2.py on a fresh image that mke2fs -d made from a
+ * folder holding small.txt, big.bin (400 KiB: double-indirect blocks),
+ * fastlink and slowlink. It mounts the disk itself, reads what mke2fs wrote,
+ * then makes, changes and removes files, fills the disk, mounts read-only,
+ * and leaves persist.txt and written.bin for the host (e2fsck -fn, debugfs)
+ * and for a second boot, which only checks they are there.
+ */
+#include "gtest.h"
+#include "kernel/uapi/statfs.h"
+
+#define __NR_link 9
+#define __NR_unlink 10
+#define __NR_mknod 14
+#define __NR_mount 21
+#define __NR_sync 36
+#define __NR_rename 38
+#define __NR_mkdir 39
+#define __NR_rmdir 40
+#define __NR_umount2 52
+#define __NR_symlink 83
+#define __NR_readlink 85
+#define __NR_truncate 92
+#define __NR_ftruncate 93
+#define __NR_fsync 118
+#define __NR_stat64 195
+#define __NR_getdents64 220
+#define __NR_statfs64 268
+#define __NR_creat 8
+#define MS_RDONLY 1
+#define EXT2_MAGIC 0xEF53
+#define KIB 1024
+#define BIG_LEN (400 * KIB)
+#define WRITTEN_LEN (300 * KIB)
+#define FAR_OFFSET (100L * 1024 * 1024)         /* past 64.3 MiB: triple-indirect with 1 KiB blocks */
+
+static char buf[512 * KIB], back[512 * KIB];
+
+static long gt_lseek(int fd, long off, int whence) { return SYS3(__NR_lseek, fd, off, whence); }
+static int mnt_rw(void) { return (int)SYS4(__NR_mount, "/dev/hda1", "/mnt", "ext2", 0); }
+static int umnt(void) { return (int)SYS2(__NR_umount2, "/mnt", 0); }
+static int creat_(const char *p) { return (int)SYS2(__NR_creat, p, 0644); }
+
+/* What tools/test/cases/57_ext2.py puts in big.bin and checks in written.bin. */
+static void fill(char *p, long len, long at, int seed)
+{
+	for (long i = 0; i < len; i++)
+		p[i] = (char)(((at + i) * 13 + seed + (at + i) / 1021) & 0xff);
+}
+
+static long read_all(const char *path, char *p, long max)
+{
+	int fd = gt_open(path, O_RDONLY);
+	long n = 0, r;
+
+	if (fd < 0)
+		return fd;
+	while (n < max && (r = gt_read(fd, p + n, (size_t)(max - n))) > 0)
+		n += r;
+	gt_close(fd);
+	return n;
+}
+
+static long write_new(const char *path, const char *p, long len)
+{
+	int fd = creat_(path);
+	long r;
+
+	if (fd < 0)
+		return fd;
+	r = gt_write(fd, p, (size_t)len);
+	gt_close(fd);
+	return r;
+}
+
+static int statfs_(const char *path, struct statfs64 *st)
+{
+	return (int)SYS3(__NR_statfs64, path, sizeof(*st), st);
+}
+
+static bool persist_present(void)
+{
+	return read_all("/mnt/persist.txt", back, 100) > 0;
+}
+
+static void t_mount_refused(void)
+{
+	CHECK(SYS4(__NR_mount, "/dev/console", "/mnt", "ext2", 0) == -ENOTBLK);
+	CHECK(SYS4(__NR_mount, "/dev/nothere", "/mnt", "ext2", 0) == -ENOENT);
+	CHECK(SYS4(__NR_mount, "/dev/hda2", "/mnt", "ext2", 0) == -EINVAL);    /* raw: no superblock */
+	CHECK(mnt_rw() == 0);
+	CHECK(SYS4(__NR_mount, "/dev/hda1", "/tmp", "ext2", 0) == -EBUSY);     /* one device, once */
+}
+
+static void t_read_mke2fs_files(void)
+{
+	char link[200];
+	long n;
+
+	CHECK(read_all("/mnt/small.txt", back, 100) == 22 && memcmp(back, "hello from mke2fs -d!\n", 22) == 0);
+	fill(buf, BIG_LEN, 0, 1);
+	CHECK(read_all("/mnt/big.bin", back, sizeof(back)) == BIG_LEN);
+	CHECK(memcmp(buf, back, BIG_LEN) == 0);
+	n = SYS3(__NR_readlink, "/mnt/fastlink", link, sizeof(link));
+	CHECK(n == 9 && memcmp(link, "small.txt", 9) == 0);
+	n = SYS3(__NR_readlink, "/mnt/slowlink", link, sizeof(link));
+	CHECK(n > 60 && link[0] == '/');
+	CHECK(read_all("/mnt/slowlink", back, 100) == 22 && memcmp(back, "hello", 5) == 0);
+	CHECK(read_all("/mnt/fastlink", back, 100) == 22);
+}
+
+static void t_create_write_append_truncate(void)
+{
+	int fd;
+
+	fill(buf, 5000, 0, 2);
+	CHECK(write_new("/mnt/f1", buf, 5000) == 5000);
+	fd = gt_open("/mnt/f1", O_WRONLY | O_APPEND);
+	CHECK(fd >= 0);
+	CHECK(gt_write(fd, "tail", 4) == 4);
+	gt_close(fd);
+	CHECK(read_all("/mnt/f1", back, sizeof(back)) == 5004);
+	CHECK(memcmp(back, buf, 5000) == 0 && memcmp(back + 5000, "tail", 4) == 0);
+	CHECK(SYS2(__NR_truncate, "/mnt/f1", 100) == 0);
+	CHECK(SYS2(__NR_truncate, "/mnt/f1", 3000) == 0);
+	CHECK(read_all("/mnt/f1", back, sizeof(back)) == 3000);
+	CHECK(memcmp(back, buf, 100) == 0);
+	for (int i = 100; i < 3000; i++)
+		CHECK(back[i] == 0);
+	fd = gt_open("/mnt/f1", O_RDWR | O_TRUNC);
+	CHECK(fd >= 0);
+	CHECK(gt_read(fd, back, 10) == 0);
+	gt_close(fd);
+}
+
+static void t_rename_link_unlink_dirs(void)
+{
+	struct stat64 st;
+
+	CHECK(write_new("/mnt/a", "A", 1) == 1);
+	CHECK(SYS2(__NR_mkdir, "/mnt/d", 0755) == 0);
+	CHECK(SYS2(__NR_mkdir, "/mnt/d/e", 0755) == 0);
+	CHECK(SYS2(__NR_rename, "/mnt/a", "/mnt/d/a2") == 0);
+	CHECK(gt_open("/mnt/a", O_RDONLY) == -ENOENT);
+	CHECK(SYS2(__NR_link, "/mnt/d/a2", "/mnt/d/e/a3") == 0);
+	CHECK(SYS2(__NR_stat64, "/mnt/d/e/a3", &st) == 0 && st.st_nlink == 2);
+	CHECK(SYS2(__NR_stat64, "/mnt/d", &st) == 0 && st.st_nlink == 3);
+	CHECK(SYS1(__NR_rmdir, "/mnt/d") == -ENOTEMPTY);
+	CHECK(SYS2(__NR_rename, "/mnt/d/e", "/mnt/e") == 0);              /* a directory to another parent */
+	CHECK(SYS2(__NR_stat64, "/mnt/d", &st) == 0 && st.st_nlink == 2);
+	CHECK(read_all("/mnt/e/../e/a3", back, 10) == 1 && back[0] == 'A');
+	CHECK(SYS2(__NR_symlink, "e/a3", "/mnt/ln") == 0);
+	CHECK(read_all("/mnt/ln", back, 10) == 1);
+	CHECK(SYS3(__NR_mknod, "/mnt/fifo", S_IFIFO | 0644, 0) == 0);
+	CHECK(SYS3(__NR_mknod, "/mnt/null", S_IFCHR | 0666, (1 << 8) | 3) == 0);
+	CHECK(SYS2(__NR_stat64, "/mnt/null", &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == ((1 << 8) | 3));
+	CHECK(gt_write_file("/mnt/null", "gone") == 4);        /* /dev/null's driver, through an ext2 node */
+	CHECK(SYS2(__NR_rename, "/mnt/d/a2", "/mnt/e/a3") == 0);            /* over its own other name */
+	CHECK(SYS1(__NR_unlink, "/mnt/d/a2") == 0);
+	CHECK(SYS1(__NR_unlink, "/mnt/e/a3") == 0);
+	CHECK(SYS1(__NR_rmdir, "/mnt/e") == 0);
+	CHECK(SYS1(__NR_rmdir, "/mnt/d") == 0);
+	CHECK(SYS1(__NR_unlink, "/mnt/ln") == 0 && SYS1(__NR_unlink, "/mnt/fifo") == 0);
+	CHECK(SYS1(__NR_unlink, "/mnt/null") == 0);
+}
+
+static void t_unlink_open_file(void)
+{
+	struct statfs64 a, b, c;
+	int fd;
+
+	CHECK(statfs_("/mnt", &a) == 0);
+	fill(buf, 200 * KIB, 0, 3);
+	CHECK(write_new("/mnt/open", buf, 200 * KIB) == 200 * KIB);
+	fd = gt_open("/mnt/open", O_RDONLY);
+	CHECK(fd >= 0);
+	CHECK(SYS1(__NR_unlink, "/mnt/open") == 0);
+	CHECK(gt_open("/mnt/open", O_RDONLY) == -ENOENT);
+	CHECK(statfs_("/mnt", &b) == 0 && b.f_bfree < a.f_bfree - 190);    /* still held */
+	CHECK(gt_read(fd, back, 200 * KIB) == 200 * KIB && memcmp(back, buf, 200 * KIB) == 0);
+	gt_close(fd);
+	CHECK(statfs_("/mnt", &c) == 0 && c.f_bfree == a.f_bfree && c.f_ffree == a.f_ffree);
+}
+
+static void t_many_files(void)
+{
+	char name[64], dents[4096];
+	long n, count = 0;
+	int fd;
+
+	CHECK(SYS2(__NR_mkdir, "/mnt/many", 0755) == 0);
+	for (int i = 0; i < 1000; i++) {
+		snprintf(name, sizeof(name), "/mnt/many/file-with-a-longish-name-%04d", i);
+		fd = creat_(name);
+		CHECK(fd >= 0);
+		gt_close(fd);
+	}
+	fd = gt_open("/mnt/many", O_RDONLY | O_DIRECTORY);
+	CHECK(fd >= 0);
+	while ((n = SYS3(__NR_getdents64, fd, dents, sizeof(dents))) > 0)
+		for (long off = 0; off < n; off += ((struct linux_dirent64 *)(dents + off))->d_reclen)
+			count++;
+	gt_close(fd);
+	CHECK(count == 1002);
+	for (int i = 0; i < 1000; i += 2) {
+		snprintf(name, sizeof(name), "/mnt/many/file-with-a-longish-name-%04d", i);
+		CHECK(SYS1(__NR_unlink, name) == 0);
+	}
+	CHECK(gt_open("/mnt/many/file-with-a-longish-name-0998", O_RDONLY) == -ENOENT);
+	fd = gt_open("/mnt/many/file-with-a-longish-name-0999", O_RDONLY);
+	CHECK(fd >= 0);
+	gt_close(fd);
+	CHECK(SYS1(__NR_rmdir, "/mnt/many") == -ENOTEMPTY);
+}
+
+static void t_triple_indirect_sparse(void)
+{
+	struct stat64 st;
+	int fd = creat_("/mnt/sparse");
+
+	CHECK(fd >= 0);
+	CHECK(gt_lseek(fd, FAR_OFFSET, 0) == FAR_OFFSET);
+	CHECK(gt_write(fd, "far out", 7) == 7);
+	gt_close(fd);
+	CHECK(SYS2(__NR_stat64, "/mnt/sparse", &st) == 0 && st.st_size == FAR_OFFSET + 7);
+	fd = gt_open("/mnt/sparse", O_RDONLY);
+	CHECK(fd >= 0);
+	CHECK(gt_lseek(fd, FAR_OFFSET - 1000, 0) == FAR_OFFSET - 1000);
+	CHECK(gt_read(fd, back, 2000) == 1007);
+	for (int i = 0; i < 1000; i++)
+		CHECK(back[i] == 0);
+	CHECK(memcmp(back + 1000, "far out", 7) == 0);
+	gt_close(fd);
+	CHECK(SYS2(__NR_truncate, "/mnt/sparse", 70L * 1024 * 1024) == 0);    /* back to double indirect */
+	CHECK(SYS1(__NR_unlink, "/mnt/sparse") == 0);
+}
+
+static void t_full_disk_enospc(void)
+{
+	struct statfs64 a, b;
+	long r, total = 0;
+	int fd;
+
+	CHECK(statfs_("/mnt", &a) == 0);
+	fd = creat_("/mnt/full");
+	CHECK(fd >= 0);
+	memset(buf, 0x5a, 64 * KIB);
+	while ((r = gt_write(fd, buf, 64 * KIB)) == 64 * KIB)
+		total += r;
+	if (r > 0) {
+		total += r;
+		r = gt_write(fd, buf, 64 * KIB);
+	}
+	CHECK(r == -ENOSPC);
+	CHECK(total > 1024 * KIB);
+	CHECK(statfs_("/mnt", &b) == 0 && b.f_bfree == 0);
+	CHECK(SYS2(__NR_mkdir, "/mnt/nospace", 0755) == -ENOSPC);
+	gt_close(fd);
+	CHECK(SYS1(__NR_unlink, "/mnt/full") == 0);
+	CHECK(statfs_("/mnt", &b) == 0 && b.f_bfree == a.f_bfree);
+}
+
+static void t_statfs(void)
+{
+	struct statfs64 st;
+
+	CHECK(statfs_("/mnt", &st) == 0);
+	CHECK(st.f_type == EXT2_MAGIC && st.f_bsize == 1024 && st.f_namelen == 255);
+	CHECK(st.f_bfree <= st.f_blocks && st.f_bavail <= st.f_bfree && st.f_blocks > 1000);
+	CHECK(st.f_ffree < st.f_files && st.f_files > 100);
+}
+
+static void t_read_only_mount(void)
+{
+	CHECK(umnt() == 0);
+	CHECK(SYS4(__NR_mount, "/dev/hda1", "/mnt", "ext2", MS_RDONLY) == 0);
+	CHECK(read_all("/mnt/small.txt", back, 100) == 22);
+	CHECK(gt_open("/mnt/small.txt", O_WRONLY) == -EROFS);
+	CHECK(creat_("/mnt/new") == -EROFS);
+	CHECK(SYS2(__NR_mkdir, "/mnt/newdir", 0755) == -EROFS);
+	CHECK(SYS1(__NR_unlink, "/mnt/small.txt") == -EROFS);
+	CHECK(SYS2(__NR_truncate, "/mnt/small.txt", 0) == -EROFS);
+	CHECK(umnt() == 0);
+	CHECK(mnt_rw() == 0);
+}
+
+static void t_leave_files_for_host(void)
+{
+	int fd;
+
+	fill(buf, WRITTEN_LEN, 0, 4);
+	CHECK(write_new("/mnt/written.bin", buf, WRITTEN_LEN) == WRITTEN_LEN);
+	fd = creat_("/mnt/persist.txt");
+	CHECK(fd >= 0);
+	CHECK(gt_write(fd, "survives a power off\n", 21) == 21);
+	CHECK(SYS1(__NR_fsync, fd) == 0);
+	gt_close(fd);
+	CHECK(SYS0(__NR_sync) == 0);
+	/* Left mounted on purpose: the power off must write what is still dirty. */
+}
+
+static void t_files_survived(void)
+{
+	CHECK(read_all("/mnt/persist.txt", back, 100) == 21 && memcmp(back, "survives a power off\n", 21) == 0);
+	fill(buf, WRITTEN_LEN, 0, 4);
+	CHECK(read_all("/mnt/written.bin", back, sizeof(back)) == WRITTEN_LEN);
+	CHECK(memcmp(buf, back, WRITTEN_LEN) == 0);
+	CHECK(read_all("/mnt/many/file-with-a-longish-name-0999", back, 10) == 0);
+}
+
+/*
+ * A corrupt image (the harness's copies with random bytes in one structure):
+ * whatever is broken must answer an errno, never panic or hang. Each answer
+ * is printed for the harness to compare.
+ */
+static void probe_corrupt(int mount_result)
+{
+	static const char *paths[] = { "/mnt/small.txt", "/mnt/victim.txt", "/mnt/sub/x", "/mnt/sub" };
+	char dents[2048];
+	long r;
+	int fd;
+
+	printf("ext2test: probe mount -> %d\n", mount_result);
+	if (mount_result == 0) {
+		for (unsigned i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+			printf("ext2test: probe %s -> %ld\n", paths[i], read_all(paths[i], back, sizeof(back)));
+		fd = gt_open("/mnt", O_RDONLY | O_DIRECTORY);
+		r = fd < 0 ? fd : SYS3(__NR_getdents64, fd, dents, sizeof(dents));
+		printf("ext2test: probe getdents /mnt -> %ld\n", r);
+		if (fd >= 0)
+			gt_close(fd);
+		printf("ext2test: probe create -> %ld\n", write_new("/mnt/new", "x", 1));
+		printf("ext2test: probe unlink -> %ld\n", SYS1(__NR_unlink, "/mnt/victim.txt"));
+		printf("ext2test: probe umount -> %d\n", umnt());
+	}
+	printf("ext2test: probe done\n");
+}
+
+int main(void)
+{
+	int m;
+	struct stat64 st;
+
+	gt_start("ext2test");
+	m = mnt_rw();
+	if (m < 0 || SYS2(__NR_stat64, "/mnt/NORMAL", &st) < 0) {
+		probe_corrupt(m);
+		gt_finish();
+	}
+	if (persist_present()) {
+		printf("ext2test: second boot\n");
+		gt_run("files_survived_power_off", t_files_survived);
+		gt_run("umount", t_read_only_mount);
+		gt_finish();
+	}
+	umnt();
+	gt_run("mount_refused", t_mount_refused);
+	gt_run("read_mke2fs_files", t_read_mke2fs_files);
+	gt_run("statfs", t_statfs);
+	gt_run("create_write_append_truncate", t_create_write_append_truncate);
+	gt_run("rename_link_unlink_dirs", t_rename_link_unlink_dirs);
+	gt_run("unlink_open_file", t_unlink_open_file);
+	gt_run("many_files", t_many_files);
+	gt_run("triple_indirect_sparse", t_triple_indirect_sparse);
+	gt_run("full_disk_enospc", t_full_disk_enospc);
+	gt_run("read_only_mount", t_read_only_mount);
+	gt_run("leave_files_for_host", t_leave_files_for_host);
+	gt_finish();
+}
