@@ -55,41 +55,17 @@ struct itimerval32 {
 	int32_t interval_sec, interval_usec, value_sec, value_usec;
 };
 
-/* A six-argument system call: val3 goes in ebp, which the compiler will not give us. */
-static long sys6(long nr, long a1, long a2, long a3, long a4, long a5, long a6)
-{
-	long args[6] = { a1, a2, a3, a4, a5, a6 };
-	long *p = args;
-	long r;
-
-	__asm__ volatile("push %%ebp\n\t"
-			 "push %%ebx\n\t"
-			 "mov 20(%%edi), %%ebp\n\t"
-			 "mov 0(%%edi), %%ebx\n\t"
-			 "mov 4(%%edi), %%ecx\n\t"
-			 "mov 8(%%edi), %%edx\n\t"
-			 "mov 12(%%edi), %%esi\n\t"
-			 "mov 16(%%edi), %%edi\n\t"
-			 "int $0x80\n\t"
-			 "pop %%ebx\n\t"
-			 "pop %%ebp"
-			 : "=a"(r), "+D"(p)
-			 : "a"(nr)
-			 : "ecx", "edx", "esi", "memory");
-	return r;
-}
-
 static long futex(volatile void *uaddr, int op, uint32_t val, const void *timeout, volatile void *uaddr2,
 		  uint32_t val3)
 {
-	return sys6(__NR_futex, (long)uaddr, op, (long)val, (long)timeout, (long)uaddr2, (long)val3);
+	return gt_syscall6(__NR_futex, (long)uaddr, op, (long)val, (long)timeout, (long)uaddr2, (long)val3);
 }
 
 /* REQUEUE, CMP_REQUEUE and WAKE_OP take a count, not a timeout, in the fourth argument. */
 static long futex2(volatile void *uaddr, int op, uint32_t val, uint32_t val2, volatile void *uaddr2,
 		   uint32_t val3)
 {
-	return sys6(__NR_futex, (long)uaddr, op, (long)val, (long)val2, (long)uaddr2, (long)val3);
+	return gt_syscall6(__NR_futex, (long)uaddr, op, (long)val, (long)val2, (long)uaddr2, (long)val3);
 }
 
 static int64_t now_ns(int clock)
@@ -109,7 +85,7 @@ static struct ts32 ts_at(int64_t ns)
 
 static char *map_page(int prot, int flags)
 {
-	long r = sys6(__NR_mmap2_, 0, PAGE, prot, flags, -1, 0);
+	long r = gt_syscall6(__NR_mmap2_, 0, PAGE, prot, flags, -1, 0);
 
 	return r < 0 && r > -4096 ? NULL : (char *)r;
 }
@@ -208,10 +184,10 @@ static void t_wait_value_and_timeouts(void)
 	CHECK(futex(&word, FUTEX_WAIT_BITSET | FUTEX_CLOCK_REALTIME, 5, &zero, 0, 1) == -ETIMEDOUT);
 	/* futex_time64: the same with a 64-bit timespec. */
 	t0 = gt_now_ms();
-	CHECK(sys6(__NR_futex_time64, (long)&word, PRIV(FUTEX_WAIT), 5, (long)&t64, 0, 0) == -ETIMEDOUT);
+	CHECK(gt_syscall6(__NR_futex_time64, (long)&word, PRIV(FUTEX_WAIT), 5, (long)&t64, 0, 0) == -ETIMEDOUT);
 	CHECK(gt_now_ms() - t0 >= 30 && gt_now_ms() - t0 < 3000);
-	CHECK(sys6(__NR_futex_time64, (long)&word, PRIV(FUTEX_WAIT), 5, (long)&bad64, 0, 0) == -EINVAL);
-	CHECK(sys6(__NR_futex_time64, (long)&word, PRIV(FUTEX_WAIT), 4, (long)&t64, 0, 0) == -EAGAIN);
+	CHECK(gt_syscall6(__NR_futex_time64, (long)&word, PRIV(FUTEX_WAIT), 5, (long)&bad64, 0, 0) == -EINVAL);
+	CHECK(gt_syscall6(__NR_futex_time64, (long)&word, PRIV(FUTEX_WAIT), 4, (long)&t64, 0, 0) == -EAGAIN);
 	/* Nobody waits: a wake wakes nobody. */
 	CHECK(futex(&word, PRIV(FUTEX_WAKE), 1, 0, 0, 0) == 0);
 	CHECK(futex(&word, FUTEX_WAKE, 0x7fffffff, 0, 0, 0) == 0);

@@ -98,6 +98,30 @@ static inline long gt_syscall(long nr, long a, long b, long c, long d)
 #define SYS3(nr, a, b, c) gt_syscall((nr), (long)(a), (long)(b), (long)(c), 0)
 #define SYS4(nr, a, b, c, d) gt_syscall((nr), (long)(a), (long)(b), (long)(c), (long)(d))
 
+/* A six-argument call (mmap2, futex): the sixth goes in %ebp, which the compiler will not give us. */
+static inline long gt_syscall6(long nr, long a1, long a2, long a3, long a4, long a5, long a6)
+{
+	long args[6] = { a1, a2, a3, a4, a5, a6 };
+	long *p = args;
+	long r;
+
+	__asm__ volatile("push %%ebp\n\t"
+			 "push %%ebx\n\t"
+			 "mov 20(%%edi), %%ebp\n\t"
+			 "mov 0(%%edi), %%ebx\n\t"
+			 "mov 4(%%edi), %%ecx\n\t"
+			 "mov 8(%%edi), %%edx\n\t"
+			 "mov 12(%%edi), %%esi\n\t"
+			 "mov 16(%%edi), %%edi\n\t"
+			 "int $0x80\n\t"
+			 "pop %%ebx\n\t"
+			 "pop %%ebp"
+			 : "=a"(r), "+D"(p)
+			 : "a"(nr)
+			 : "ecx", "edx", "esi", "memory");
+	return r;
+}
+
 /* The two string functions the user library lacks (glibc has them; these serve both). */
 static inline char *gt_strstr(const char *hay, const char *needle)
 {

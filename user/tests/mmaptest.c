@@ -23,33 +23,9 @@
 #define __NR_mkdir_ 39
 #define PAGE 4096
 
-/* A six-argument system call: the sixth goes in ebp, which the compiler will not give us. */
-static long sys6(long nr, long a1, long a2, long a3, long a4, long a5, long a6)
-{
-	long args[6] = { a1, a2, a3, a4, a5, a6 };
-	long *p = args;
-	long r;
-
-	__asm__ volatile("push %%ebp\n\t"
-			 "push %%ebx\n\t"
-			 "mov 20(%%edi), %%ebp\n\t"
-			 "mov 0(%%edi), %%ebx\n\t"
-			 "mov 4(%%edi), %%ecx\n\t"
-			 "mov 8(%%edi), %%edx\n\t"
-			 "mov 12(%%edi), %%esi\n\t"
-			 "mov 16(%%edi), %%edi\n\t"
-			 "int $0x80\n\t"
-			 "pop %%ebx\n\t"
-			 "pop %%ebp"
-			 : "=a"(r), "+D"(p)
-			 : "a"(nr)
-			 : "ecx", "edx", "esi", "memory");
-	return r;
-}
-
 static long map(void *addr, size_t len, int prot, int flags, int fd, long pgoff)
 {
-	return sys6(__NR_mmap2, (long)addr, (long)len, prot, flags, fd, pgoff);
+	return gt_syscall6(__NR_mmap2, (long)addr, (long)len, prot, flags, fd, pgoff);
 }
 
 static char *anon(size_t len, int prot)

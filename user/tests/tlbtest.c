@@ -71,25 +71,10 @@ __asm__(".text\n.globl tlb_clone\n"
 void tlb_restore_rt(void);
 __asm__(".text\ntlb_restore_rt: movl $173, %eax\n int $0x80\n");
 
-/* A six-argument system call: the sixth goes in ebp (mmaptest.c). */
-static long sys6(long nr, long a1, long a2, long a3, long a4, long a5, long a6)
-{
-	long args[6] = { a1, a2, a3, a4, a5, a6 };
-	long *p = args;
-	long r;
-
-	__asm__ volatile("push %%ebp\n\tpush %%ebx\n\t"
-			 "mov 20(%%edi), %%ebp\n\tmov 0(%%edi), %%ebx\n\tmov 4(%%edi), %%ecx\n\t"
-			 "mov 8(%%edi), %%edx\n\tmov 12(%%edi), %%esi\n\tmov 16(%%edi), %%edi\n\t"
-			 "int $0x80\n\tpop %%ebx\n\tpop %%ebp"
-			 : "=a"(r), "+D"(p) : "a"(nr) : "ecx", "edx", "esi", "memory");
-	return r;
-}
-
 static uint32_t *map_anon(void *at, size_t len)
 {
 	int flags = MAP_PRIVATE | MAP_ANONYMOUS | (at ? MAP_FIXED : 0);
-	long r = sys6(__NR_mmap2, (long)at, (long)len, PROT_READ | PROT_WRITE, flags, -1, 0);
+	long r = gt_syscall6(__NR_mmap2, (long)at, (long)len, PROT_READ | PROT_WRITE, flags, -1, 0);
 
 	return r < 0 && r > -4096 ? NULL : (uint32_t *)r;
 }
