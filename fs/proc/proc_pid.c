@@ -64,7 +64,8 @@ bool proc_pid_exists(int pid)
 	return found;
 }
 
-int proc_pid_next(int from)
+/* The smallest pid >= from of the tasks /proc shows for which pick(t, key) holds, or -1. */
+static int smallest_shown(int from, bool (*pick)(const struct task *t, int key), int key)
 {
 	struct list_head *pos;
 	int best = -1;
@@ -74,30 +75,33 @@ int proc_pid_next(int from)
 	list_for_each(pos, &all_tasks) {
 		struct task *t = list_entry(pos, struct task, all_link);
 
-		/* /proc lists processes; a thread's own directory is there, unlisted, as in Linux. */
-		if (shown(t) && t->group_leader == t && t->pid >= from && (best < 0 || t->pid < best))
+		if (shown(t) && pick(t, key) && t->pid >= from && (best < 0 || t->pid < best))
 			best = t->pid;
 	}
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	return best;
 }
 
+/* /proc lists processes; a thread's own directory is there, unlisted, as in Linux. */
+static bool is_process(const struct task *t, int unused)
+{
+	return t->group_leader == t;
+}
+
+static bool in_group(const struct task *t, int tgid)
+{
+	return t->tgid == tgid;
+}
+
+int proc_pid_next(int from)
+{
+	return smallest_shown(from, is_process, 0);
+}
+
 /* The smallest id >= from of a thread of process tgid that /proc shows, or -1: for /proc/PID/task. */
 int proc_tid_next(int tgid, int from)
 {
-	struct list_head *pos;
-	int best = -1;
-	uint32_t flags;
-
-	spin_lock_irqsave(&tasks_lock, flags);
-	list_for_each(pos, &all_tasks) {
-		struct task *t = list_entry(pos, struct task, all_link);
-
-		if (shown(t) && t->tgid == tgid && t->pid >= from && (best < 0 || t->pid < best))
-			best = t->pid;
-	}
-	spin_unlock_irqrestore(&tasks_lock, flags);
-	return best;
+	return smallest_shown(from, in_group, tgid);
 }
 
 int proc_tid_tgid(int tid)
