@@ -214,6 +214,106 @@ static void t_many_files(void)
 	CHECK(SYS1(__NR_rmdir, "/mnt/many") == -ENOTEMPTY);
 }
 
+/*
+ * MANY10K on the image: 10,000 files in one directory (linear, as ext2 has
+ * it: every lookup and create reads the whole directory), listed, looked up,
+ * half removed, the rest read back; e2fsck checks the directory afterwards.
+ */
+#define MANY 10000
+static void t_ten_thousand_files(void)
+{
+	static char dents[16384];
+	char name[64];
+	long n, count = 0;
+	int64_t t0 = gt_now_ms();
+	int fd;
+
+	CHECK(SYS2(__NR_mkdir, "/mnt/tenk", 0755) == 0);
+	for (int i = 0; i < MANY; i++) {
+		snprintf(name, sizeof(name), "/mnt/tenk/f%05d", i);
+		fd = creat_(name);
+		CHECK(fd >= 0);
+		if (i % 1000 == 7)
+			CHECK(gt_write(fd, name, 16) == 16);
+		gt_close(fd);
+	}
+	printf("ext2test: %d files made in %lld ms\n", MANY, (long long)(gt_now_ms() - t0));
+	fd = gt_open("/mnt/tenk", O_RDONLY | O_DIRECTORY);
+	CHECK(fd >= 0);
+	while ((n = SYS3(__NR_getdents64, fd, dents, sizeof(dents))) > 0)
+		for (long off = 0; off < n; off += ((struct linux_dirent64 *)(dents + off))->d_reclen)
+			count++;
+	gt_close(fd);
+	CHECK(count == MANY + 2);
+	for (int i = 7; i < MANY; i += 1000) {
+		snprintf(name, sizeof(name), "/mnt/tenk/f%05d", i);
+		CHECK(read_all(name, back, 100) == 16 && memcmp(back, name, 16) == 0);
+	}
+	for (int i = 0; i < MANY; i += 2) {
+		snprintf(name, sizeof(name), "/mnt/tenk/f%05d", i);
+		CHECK(SYS1(__NR_unlink, name) == 0);
+	}
+	CHECK(gt_open("/mnt/tenk/f09998", O_RDONLY) == -ENOENT);
+	fd = gt_open("/mnt/tenk/f09999", O_RDONLY);
+	CHECK(fd >= 0);
+	gt_close(fd);
+	CHECK(SYS1(__NR_rmdir, "/mnt/tenk") == -ENOTEMPTY);
+	printf("ext2test: %d files made, listed, half removed in %lld ms\n", MANY,
+	       (long long)(gt_now_ms() - t0));
+}
+
+/*
+ * VFSTEST on the image: /bin/vfstest with its working directory on the ext2
+ * mount (/mnt/vfstest), then umount: what it left must be gone and the image
+ * clean for the harness's e2fsck -fn.
+ */
+static int vfstest_mounted(void)
+{
+	char *argv[] = { "/bin/vfstest", "/mnt/vfstest", NULL };
+	char *envp[] = { NULL };
+	int pid, status;
+
+	if (mnt_rw() != 0)
+		return -1;
+	pid = gt_fork();
+	if (pid == 0) {
+		SYS3(11 /* execve */, argv[0], argv, envp);
+		gt_exit(127);
+	}
+	status = pid > 0 ? gt_wait(pid) : -1;
+	if (gt_open("/mnt/vfstest", O_RDONLY) != -ENOENT)
+		status = -2;
+	return umnt() == 0 ? status : -3;
+}
+
+/*
+ * Twice, each time mounted and unmounted: the first warms the kernel's caches
+ * (heap size classes); after the second, with the buffer cache's blocks of the
+ * disk dropped at umount, the kernel's counts must be what they were (vfstest's
+ * own no-leaks check, on ramfs, compares them while mounted).
+ */
+static void t_vfstest_on_ext2(void)
+{
+	struct counts before, after;
+
+	CHECK(umnt() == 0);
+	CHECK(vfstest_mounted() == 0);
+	CHECK(gt_read_counts(&before) == 0);
+	CHECK(vfstest_mounted() == 0);
+	CHECK(gt_read_counts(&after) == 0);
+	printf("ext2test: counts before: inodes %ld files %ld heap_objects %ld\n", before.inodes, before.files,
+	       before.heap_objects);
+	printf("ext2test: counts after:  inodes %ld files %ld heap_objects %ld\n", after.inodes, after.files,
+	       after.heap_objects);
+	CHECK(after.inodes == before.inodes && after.files == before.files);
+	CHECK(after.heap_objects == before.heap_objects);
+}
+
+static void t_umount(void)
+{
+	CHECK(umnt() == 0);
+}
+
 static void t_triple_indirect_sparse(void)
 {
 	struct stat64 st;
@@ -344,6 +444,15 @@ int main(void)
 
 	gt_start("ext2test");
 	m = mnt_rw();
+	if (SYS2(__NR_stat64, "/mnt/VFSTEST", &st) == 0) {
+		gt_run("vfstest_on_ext2_no_leaks", t_vfstest_on_ext2);
+		gt_finish();
+	}
+	if (SYS2(__NR_stat64, "/mnt/MANY10K", &st) == 0) {
+		gt_run("ten_thousand_files", t_ten_thousand_files);
+		gt_run("umount", t_umount);
+		gt_finish();
+	}
 	if (m < 0 || SYS2(__NR_stat64, "/mnt/NORMAL", &st) < 0) {
 		probe_corrupt(m);
 		gt_finish();

@@ -2,7 +2,9 @@
 mke2fs -d from a folder, lock-order checker on; then on the host e2fsck -fn must find the image clean and
 debugfs must read back what smpix wrote, byte for byte; a second boot reads it after the power off. Then
 copies of a small image with random bytes in the superblock, a group descriptor, an inode and a directory
-block: mounting or using each must answer an errno, never panic or hang."""
+block: mounting or using each must answer an errno, never panic or hang. The fuzzer's corrupt images (random
+structures, four disks a boot, /bin/ext2fuzz walking, writing and removing in each); vfstest with its
+working directory on ext2, e2fsck -fn clean after it; 10,000 files in one directory (SMPIX_EXT2_MANY=1)."""
 import os
 import random
 import re
@@ -29,13 +31,15 @@ def tool(name):
     return shutil.which(name, path=os.environ.get("PATH", "") + ":" + ":".join(SBIN))
 
 
-def make_image(h, label, normal=True, mib=16):
+def make_image(h, label, normal=True, mib=16, marker=None):
     d = os.path.join(h.BUILD, "ext2-tests")
     os.makedirs(d, exist_ok=True)
     src = tempfile.mkdtemp(prefix="ext2root-", dir=d)
     with open(os.path.join(src, "small.txt"), "wb") as f:
         f.write(b"hello from mke2fs -d!\n")
-    if normal:
+    if marker:
+        open(os.path.join(src, marker), "wb").close()
+    elif normal:
         open(os.path.join(src, "NORMAL"), "wb").close()
         with open(os.path.join(src, "big.bin"), "wb") as f:
             f.write(fill(400 * KIB, 0, 1))
@@ -191,7 +195,140 @@ def era_run(h):
     fsck_clean(h, f"{name} e2fsck -fn clean after the run (host)", img)
 
 
+def vfstest_run(h):
+    """/bin/vfstest with its working directory on the ext2 mount (ext2test runs it in /mnt/vfstest when the
+    image has VFSTEST), the same groups as on ramfs (tools/test/cases/45_vfs.py), then e2fsck -fn clean."""
+    name = "vfstest[ext2]"
+    if not h.wanted(name) or not tool("e2fsck"):
+        return
+    img = make_image(h, "vfstest", marker="VFSTEST")
+    q = h.Qemu("ext2-vfstest", append="init=/bin/ext2test", cpus=2, timeout=300, disks=[img])
+    q.expect(INIT_EXIT)
+    q.wait_exit()
+    out = q.output
+    groups = {}                         # ext2test runs vfstest twice (the second for the leak check)
+    for group, status, rest in re.findall(r"^vfstest: (\S+) (ok|FAIL)(.*)$", out, re.M):
+        groups.setdefault(group, []).append(rest.strip() if status == "FAIL" else "")
+    for group, fails in groups.items():
+        h.record(f"{name} {group}", not any(fails) and len(fails) == 2,
+                 "; ".join(f for f in fails if f) or ("" if len(fails) == 2 else f"reported {len(fails)} times"))
+    problems = []
+    if len(groups) < 25:
+        problems.append(f"only {len(groups)} vfstest groups reported")
+    if not re.search(r"^vfstest: working in /mnt/vfstest on smpix$", out, re.M):
+        problems.append("vfstest did not work in /mnt/vfstest")
+    if len(re.findall(r"^vfstest: done, status 0$", out, re.M)) != 2:
+        problems.append("not twice 'vfstest: done, status 0'" + (" (timeout)" if q.timed_out else ""))
+    if h.bad_lines(out):
+        problems.append("kernel reported: " + h.bad_lines(out)[0])
+    h.record(f"{name} run", not problems, "; ".join(problems))
+    record_run(h, f"{name} ext2test", q, min_tests=1)
+    fsck_clean(h, f"{name} e2fsck -fn clean after the run (host)", img)
+
+
+def many_run(h):
+    """10,000 files in one directory (ext2test's ten_thousand_files, when the image has MANY10K): 64 MiB, so
+    that mke2fs gives hda1 more than 10,000 inodes; then e2fsck -fn clean."""
+    name = "ext2test[10000-files]"
+    if not h.wanted(name) or not tool("e2fsck"):
+        return
+    if os.environ.get("SMPIX_EXT2_MANY") != "1":
+        h.skip(name, "about 15 s under TCG (linear directories: each create reads the whole directory); "
+               "SMPIX_EXT2_MANY=1 runs it")
+        return
+    img = make_image(h, "many", marker="MANY10K", mib=64)
+    q = h.Qemu("ext2-many", append="init=/bin/ext2test", cpus=2, timeout=300, disks=[img])
+    q.expect(INIT_EXIT)
+    q.wait_exit()
+    record_run(h, name, q, min_tests=2)
+    fsck_clean(h, f"{name} e2fsck -fn clean after the run (host)", img)
+
+
+def fuzz_base(h):
+    """A 4 MiB image with something of every kind: files with indirect blocks, a directory of several blocks,
+    nested directories, fast and slow symlinks."""
+    d = os.path.join(h.BUILD, "ext2-tests")
+    os.makedirs(d, exist_ok=True)
+    src = tempfile.mkdtemp(prefix="ext2fuzz-", dir=d)
+    with open(os.path.join(src, "big.bin"), "wb") as f:
+        f.write(fill(300 * KIB, 0, 2))
+    os.makedirs(os.path.join(src, "a", "b", "c"))
+    for i in range(60):
+        with open(os.path.join(src, "a", f"file-with-a-long-name-{i:03d}"), "wb") as f:
+            f.write(fill(100 * i, 0, i))
+    with open(os.path.join(src, "a", "b", "c", "deep.txt"), "wb") as f:
+        f.write(b"deep\n")
+    os.symlink("big.bin", os.path.join(src, "fastlink"))
+    os.symlink("/mnt" + "/." * 40 + "/a/b/c/deep.txt", os.path.join(src, "slowlink"))
+    img = os.path.join(d, "fuzz-base.img")
+    subprocess.run(["python3", MKDISK, img, "4", "--root", src], check=True,
+                   env=dict(os.environ, PATH=os.environ.get("PATH", "") + ":" + ":".join(SBIN)))
+    shutil.rmtree(src)
+    return img
+
+
+def fuzz_run(h, boots=3, seed=int(os.environ.get("SMPIX_EXT2_FUZZ_SEED", "1"))):
+    """The fuzzer's corrupt images: boots x 4 copies of fuzz_base(), each with random bytes over one to three
+    structures (superblock, group descriptors, a bitmap, the inode table, a directory block, any block),
+    attached as hda..hdd; /bin/ext2fuzz (user/tests/ext2fuzz.c) mounts each, walks, reads, writes, makes
+    and removes in it, and umounts. Any errno is fine; a panic, an oops or a hang is not. Fixed seeds;
+    SMPIX_EXT2_FUZZ_SEED=N tries others."""
+    name = "ext2fuzz[corrupt-images]"
+    if not h.wanted(name) or not tool("debugfs"):
+        return
+    base = fuzz_base(h)
+    part = partition(base)
+    stats = debugfs(part, "stats").decode(errors="replace")
+    m = re.search(r"block bitmap at (\d+), inode bitmap at (\d+), inode table at (\d+)", stats)
+    dirs = [block_of(debugfs(part, f"bmap {p} 0"), r"(\d+)") for p in ("<2>", "/a", "/a/b/c")]
+    if not m or not all(dirs):
+        h.record(f"{name} find the structures (host)", False, "debugfs stats/bmap gave nothing")
+        return
+    bbitmap, ibitmap, itable = (int(x) for x in m.groups())
+    used = max(dirs + [itable + 64]) + 400
+    rng = random.Random(seed)
+    for boot in range(boots):
+        imgs, told = [], []
+        for disk in range(4):
+            img = os.path.join(os.path.dirname(base), f"fuzz-{boot}-{disk}.img")
+            shutil.copy(base, img)
+            what = []
+            with open(img, "r+b") as f:
+                for _ in range(rng.randint(1, 3)):
+                    kind, start, size = rng.choice([
+                        ("superblock", 1024, 1024), ("group-descriptors", 2048, 32),
+                        ("block-bitmap", bbitmap * KIB, KIB), ("inode-bitmap", ibitmap * KIB, KIB),
+                        ("inode-table", itable * KIB, 16 * KIB), ("root-directory", dirs[0] * KIB, KIB),
+                        ("directory-a", dirs[1] * KIB, KIB), ("directory-c", dirs[2] * KIB, KIB),
+                        ("any-block", 0, used * KIB)])
+                    length = rng.choice([1, 4, 16, 64, 256])
+                    where = start + rng.randrange(max(1, size - length))
+                    f.seek(P1 + where)
+                    f.write(bytes(rng.randrange(256) for _ in range(length)))
+                    what.append(f"{kind}+{where - start}:{length}")
+            imgs.append(img)
+            told.append(f"hd{'abcd'[disk]}1 " + ",".join(what))
+        q = h.Qemu(f"ext2fuzz-{seed}-{boot}", append="init=/bin/ext2fuzz", cpus=2, timeout=60, disks=imgs)
+        q.expect(INIT_EXIT)
+        q.wait_exit()
+        out = q.output
+        problems = [f"hd{'abcd'[d]}1 not done" for d in range(4)
+                    if not re.search(rf"^ext2fuzz: /dev/hd{'abcd'[d]}1 done$", out, re.M)]
+        problems += [f"{l.split()[1]} umount failed" for l in re.findall(r"^ext2fuzz: \S+ umount failed$", out, re.M)]
+        if not re.search(r"^ext2fuzz: all done$", out, re.M):
+            problems.append("no 'ext2fuzz: all done'")
+        if h.bad_lines(out):
+            problems.append("kernel reported: " + h.bad_lines(out)[0])
+        if q.exit_code != 0 or q.timed_out:
+            problems.append(f"QEMU exit status {q.exit_code}" + (" (timeout)" if q.timed_out else ""))
+        h.record(f"{name} seed {seed} boot {boot}", not problems,
+                 "; ".join(problems) + (" [" + "; ".join(told) + "]" if problems else ""))
+
+
 def run(h):
     main_run(h)
+    fuzz_run(h)
+    vfstest_run(h)
+    many_run(h)
     era_run(h)
     corrupt_run(h)
