@@ -196,6 +196,27 @@ def suite_lines(suite):
     return re.compile(rf"^{suite}: (\S+) (ok|FAIL)(.*)$", re.M)
 
 
+def record_suite_boot(h, name, suite, q, min_tests, patterns=()):
+    """A boot that ran SUITE to its end: a result per test, then one for the run (a clean summary,
+    at least min_tests reported, every pattern seen, no kernel report, QEMU's status 0)."""
+    out = q.output
+    results = suite_lines(suite).findall(out)
+    for test, status, rest in results:
+        h.record(f"{name} {test}", status == "ok", rest.strip())
+    problems = []
+    if not re.search(rf"^{suite}: summary \d+ passed, 0 failed", out, re.M):
+        problems.append("no clean summary line" + (" (timeout)" if q.timed_out else ""))
+    if len(results) < min_tests:
+        problems.append(f"only {len(results)} tests reported")
+    problems += [f"no line /{p}/" for p in patterns if not re.search(p, out, re.M)]
+    if h.bad_lines(out):
+        problems.append("kernel reported: " + h.bad_lines(out)[0])
+    if q.exit_code != 0:
+        problems.append(f"QEMU exit status {q.exit_code}")
+    h.record(f"{name} run, power off", not problems, "; ".join(problems))
+    return out
+
+
 def guest_suite(h, suite, label, cpus, min_tests, append="", timeout=240):
     """Boot with init=/bin/SUITE; one result per test, then one for the run as a whole."""
     name = f"{suite}[{label}]"

@@ -5,11 +5,10 @@ IDE disks at -smp 2 and 4, once per era of the block lock (2.0: the BKL; blk_loc
 lock-order checker on; and data that survives a power-off: the image is checked byte for byte on the
 host, then booted again and read back."""
 import os
-import re
 import shutil
 import subprocess
 
-from testlib import INIT_EXIT, suite_lines
+from testlib import INIT_EXIT, record_suite_boot
 
 MKDISK = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))),
                       "tools", "build", "mkdisk.py")
@@ -50,21 +49,7 @@ def blktest(h, label, cpus, append="", kernel=None, disks=None, min_tests=7, pat
                disks=[disks[0], None, disks[1]])
     q.expect(INIT_EXIT)
     q.wait_exit()
-    out = q.output
-    results = suite_lines("blktest").findall(out)
-    for test, status, rest in results:
-        h.record(f"{name} {test}", status == "ok", rest.strip())
-    problems = []
-    if not re.search(r"^blktest: summary \d+ passed, 0 failed", out, re.M):
-        problems.append("no clean summary line" + (" (timeout)" if q.timed_out else ""))
-    if len(results) < min_tests:
-        problems.append(f"only {len(results)} tests reported")
-    problems += [f"no line /{p}/" for p in patterns if not re.search(p, out, re.M)]
-    if h.bad_lines(out):
-        problems.append("kernel reported: " + h.bad_lines(out)[0])
-    if q.exit_code != 0:
-        problems.append(f"QEMU exit status {q.exit_code}")
-    h.record(f"{name} run, power off", not problems, "; ".join(problems))
+    out = record_suite_boot(h, name, "blktest", q, min_tests, patterns)
     return out, disks
 
 

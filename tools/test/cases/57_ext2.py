@@ -12,7 +12,7 @@ import shutil
 import subprocess
 import tempfile
 
-from testlib import INIT_EXIT
+from testlib import INIT_EXIT, record_suite_boot
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
@@ -98,21 +98,7 @@ def boot(h, label, img, timeout=300, kernel=None):
 
 
 def record_run(h, name, q, min_tests, patterns=()):
-    out = q.output
-    results = re.findall(r"^ext2test: (\S+) (ok|FAIL)(.*)$", out, re.M)
-    for test, status, rest in results:
-        h.record(f"{name} {test}", status == "ok", rest.strip())
-    problems = []
-    if not re.search(r"^ext2test: summary \d+ passed, 0 failed", out, re.M):
-        problems.append("no clean summary line" + (" (timeout)" if q.timed_out else ""))
-    if len(results) < min_tests:
-        problems.append(f"only {len(results)} tests reported")
-    problems += [f"no line /{p}/" for p in patterns if not re.search(p, out, re.M)]
-    if h.bad_lines(out):
-        problems.append("kernel reported: " + h.bad_lines(out)[0])
-    if q.exit_code != 0:
-        problems.append(f"QEMU exit status {q.exit_code}")
-    h.record(f"{name} run, power off", not problems, "; ".join(problems))
+    record_suite_boot(h, name, "ext2test", q, min_tests, patterns)
 
 
 def main_run(h):
