@@ -20,6 +20,7 @@
 #include "kernel/locking/spinlock.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/panic.h"
+#include "kernel/time/cputime.h"
 #include "kernel/time/timer.h"
 #include "kernel/uapi/errno.h"
 
@@ -210,9 +211,14 @@ void brelse(struct buffer_head *bh)
 
 /* ---- BH_Lock: the buffer's I/O lock --------------------------------------------------- */
 
+/* A sleep until the disk answers: iowait in /proc/stat, and counted in the load average, as Linux's io_schedule(). */
 void wait_on_buffer(struct buffer_head *bh)
 {
+	if (!buffer_locked(bh))
+		return;
+	cputime_iowait_begin();
 	wait_event(bh->b_wait, !buffer_locked(bh));
+	cputime_iowait_end();
 }
 
 void lock_buffer(struct buffer_head *bh)

@@ -56,3 +56,18 @@ const char *cmdline_lookup(const struct cmdline *cl, const char *key)
 			return cl->value[i];
 	return NULL;
 }
+
+unsigned cmdline_get_uint(const char *key, unsigned dflt)
+{
+	const char *v = cmdline_get(key);
+	unsigned n = 0;
+
+	if (!v || !*v)
+		return dflt;
+	for (; *v; v++) {
+		if (*v < '0' || *v > '9' || n >= (1u << 31) / 10)
+			return dflt;
+		n = n * 10 + (unsigned)(*v - '0');
+	}
+	return n;
+}

@@ -27,5 +27,7 @@ static inline const char *cmdline_get(const char *key)
 {
 	return cmdline_lookup(&kernel_cmdline, key);
 }
+/* The value of key as a decimal number below 2^31, or dflt when the word is absent or not one. */
+unsigned cmdline_get_uint(const char *key, unsigned dflt);
 
 #endif

@@ -6,6 +6,8 @@
 #define KERNEL_CPU_H
 
 #include "kernel/types.h"
+#include "kernel/locking/atomic.h"
+#include "kernel/time/cputime.h"
 #include "kernel/x86/gdt.h"
 
 #define MAX_CPUS 16
@@ -36,6 +38,13 @@ struct cpu {
 	 */
 	uint64_t ran_ticks;
 	uint64_t last_tick_tsc;
+	/* Where this CPU's ticks went, for /proc/stat (kernel/time/cputime.c). */
+	struct cpu_usage usage;
+	uint64_t irq_cycles;            /* TSC cycles in interrupt handlers, exact (kernel/x86/trap.c) */
+	uint64_t irq_cycles_charged;    /* of which charged to usage.irq, a tick at a time */
+	volatile uint8_t spinning;      /* enum spinning: what a spin loop on this CPU waits for */
+	atomic_t nr_iowait;             /* tasks that went to sleep here waiting for a disk */
+	uint64_t nr_switches;           /* context switches: /proc/stat's ctxt */
 	uint64_t resched_ipis;          /* reschedule IPIs received */
 	/* Spinlocks held right now, for might_sleep() and lock reports. */
 	int nlocks_held;

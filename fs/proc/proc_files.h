@@ -18,9 +18,16 @@ void proc_show_syscalls(struct procbuf *pb, void *arg);
 /* text is what was written, NUL-terminated, one trailing newline removed: 0 or -EINVAL. */
 int proc_write_bkl(const char *text);
 
+/* fs/proc/proc_stat.c: where the time went (arg unused). */
+void proc_show_stat(struct procbuf *pb, void *arg);
+void proc_show_loadavg(struct procbuf *pb, void *arg);
+
 /* fs/proc/proc_pid.c: per-process files; arg is the pid (as an int cast to a pointer). */
 void proc_show_pid_stat(struct procbuf *pb, void *arg);
 void proc_show_pid_status(struct procbuf *pb, void *arg);
+/* The same for one thread (/proc/PID/task/TID): its own CPU time, not its group's. */
+void proc_show_tid_stat(struct procbuf *pb, void *arg);
+void proc_show_tid_status(struct procbuf *pb, void *arg);
 void proc_show_pid_cmdline(struct procbuf *pb, void *arg);
 void proc_show_pid_sched(struct procbuf *pb, void *arg);
 /* Does pid name a task /proc shows? */

@@ -24,7 +24,6 @@
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/signal.h"
 
-#define USER_HZ 100             /* the unit of times in /proc/PID/stat, as on Linux i386 */
 
 /*
  * Processes and their threads, as kill() and tgkill() see them
@@ -145,6 +144,8 @@ struct pid_snapshot {
 	uint64_t runtime_ns, switches, start_ns;
 	uint64_t wait_max_ns, wait_sum_ns, wait_max_ticks, wait_count;
 	uint32_t vm_pages, brk_start, brk;
+	/* CPU time (kernel/time/cputime.c): the thread's own, its whole group's, the group's reaped children's. */
+	struct task_cputime thread_time, group_time, children_time;
 };
 
 static bool snapshot(int pid, struct pid_snapshot *s)
@@ -182,6 +183,9 @@ static bool snapshot(int pid, struct pid_snapshot *s)
 				s->sig_caught |= 1ull << (sig - 1);
 		}
 		s->cpus_allowed = t->cpus_allowed;
+		cputime_of_task(t, &s->thread_time);
+		cputime_of_group(t, &s->group_time);
+		cputime_of_children(t, &s->children_time);
 		s->runtime_ns = t->runtime_ns;
 		s->switches = t->switches;
 		s->start_ns = t->start_ns;
@@ -203,32 +207,42 @@ static bool snapshot(int pid, struct pid_snapshot *s)
 	return t != NULL;
 }
 
+/* ns in clock ticks, the unit of /proc/PID/stat's times. */
+static uint64_t ns_to_ticks(uint64_t ns)
+{
+	return ns / (1000000000ull / USER_HZ);
+}
+
 /*
- * /proc/PID/stat: one line, Linux's 52 fields in Linux's order (man 5 proc).
- * Fields smpix does not have (page faults, a controlling tty, separate user
- * and system time) are 0, as Linux shows for a process that has none.
+ * /proc/PID/stat and /proc/PID/task/TID/stat: one line, Linux's 52 fields
+ * in Linux's order (man 5 proc). A process's line has its whole thread
+ * group's CPU time (whole), a thread's its own, as in Linux. Fields smpix
+ * does not have (page faults, a controlling tty) are 0, as Linux shows for
+ * a process that has none.
  */
-void proc_show_pid_stat(struct procbuf *pb, void *arg)
+static void show_stat(struct procbuf *pb, int pid, bool whole)
 {
 	struct pid_snapshot s;
-	uint64_t ticks;
+	struct cputime_split own, children;
 
-	if (!snapshot((int)(uintptr_t)arg, &s))
+	if (!snapshot(pid, &s))
 		return;
-	ticks = s.runtime_ns / (1000000000ull / USER_HZ);
+	cputime_split(whole ? &s.group_time : &s.thread_time, &own);
+	cputime_split(&s.children_time, &children);
 	/* 1 pid, 2 comm, 3 state, 4 ppid, 5 pgrp, 6 session, 7 tty_nr, 8 tpgid, 9 flags */
 	procbuf_printf(pb, "%d (%s) %c %d %d %d 0 -1 0 ", s.pid, s.name, s.state, s.ppid, s.pgid, s.sid);
 	/* 10 minflt, 11 cminflt, 12 majflt, 13 cmajflt, 14 utime, 15 stime, 16 cutime, 17 cstime */
-	procbuf_printf(pb, "0 0 0 0 %llu 0 0 0 ", ticks);
+	procbuf_printf(pb, "0 0 0 0 %llu %llu %llu %llu ", ns_to_ticks(own.user_ns), ns_to_ticks(own.system_ns),
+		       ns_to_ticks(children.user_ns), ns_to_ticks(children.system_ns));
 	/* 18 priority, 19 nice, 20 num_threads, 21 itrealvalue, 22 starttime (ticks since boot), 23 vsize, 24 rss */
-	procbuf_printf(pb, "20 0 %d 0 %llu %u %u ", s.threads, s.start_ns / (1000000000ull / USER_HZ),
+	procbuf_printf(pb, "20 0 %d 0 %llu %u %u ", s.threads, ns_to_ticks(s.start_ns),
 		       s.vm_pages * PAGE_SIZE, s.vm_pages);
 	/* 25 rsslim, 26 startcode, 27 endcode, 28 startstack, 29 kstkesp, 30 kstkeip */
 	procbuf_printf(pb, "4294967295 0 0 0 0 0 ");
 	/* 31 signal, 32 blocked, 33 sigignore, 34 sigcatch (the first 32 signals, bit n-1), 35 wchan */
 	procbuf_printf(pb, "%u %u %u %u 0 ", (uint32_t)s.sig_pending, (uint32_t)s.sig_blocked,
 		       (uint32_t)s.sig_ignored, (uint32_t)s.sig_caught);
-	/* 36 nswap, 37 cnswap, 38 exit_signal, 39 processor, 40 rt_priority, 41 policy */
+	/* 36 nswap, 37 cnswap, 38 exit_signal, 39 processor (the CPU it runs or last ran on), 40 rt_priority, 41 policy */
 	procbuf_printf(pb, "0 0 17 %d 0 0 ", s.cpu);
 	/* 42 delayacct_blkio_ticks, 43 guest_time, 44 cguest_time, 45 start_data, 46 end_data */
 	procbuf_printf(pb, "0 0 0 0 0 ");
@@ -236,12 +250,46 @@ void proc_show_pid_stat(struct procbuf *pb, void *arg)
 	procbuf_printf(pb, "%u 0 0 0 0 0\n", s.brk_start);
 }
 
-/* /proc/PID/status: "Name:\tvalue" lines, Linux's names and order for those smpix has. */
-void proc_show_pid_status(struct procbuf *pb, void *arg)
+void proc_show_pid_stat(struct procbuf *pb, void *arg)
+{
+	show_stat(pb, (int)(uintptr_t)arg, true);
+}
+
+void proc_show_tid_stat(struct procbuf *pb, void *arg)
+{
+	show_stat(pb, (int)(uintptr_t)arg, false);
+}
+
+/* "12.340000 s": a status line's time. */
+static void status_seconds(struct procbuf *pb, const char *name, uint64_t ns)
+{
+	procbuf_printf(pb, "%s:\t%llu.%06u s\n", name, ns / 1000000000ull, (uint32_t)(ns % 1000000000ull / 1000));
+}
+
+/*
+ * smpix's own lines, after Linux's: the time spent spinning for locks, and
+ * the BKL's share of it, which Linux counts as system time without a word
+ * (kernel/time/cputime.c). The process's (all its threads) or the thread's,
+ * then the children's it has waited for, as cutime beside utime.
+ */
+static void show_spin_lines(struct procbuf *pb, const struct pid_snapshot *s, bool whole)
+{
+	struct cputime_split own, children;
+
+	cputime_split(whole ? &s->group_time : &s->thread_time, &own);
+	cputime_split(&s->children_time, &children);
+	status_seconds(pb, "SpinTime", own.spin_ns);
+	status_seconds(pb, "BKLTime", own.bkl_ns);
+	status_seconds(pb, "CSpinTime", children.spin_ns);
+	status_seconds(pb, "CBKLTime", children.bkl_ns);
+}
+
+/* /proc/PID/status: "Name:\tvalue" lines, Linux's names and order for those smpix has, then smpix's. */
+static void show_status(struct procbuf *pb, int pid, bool whole)
 {
 	struct pid_snapshot s;
 
-	if (!snapshot((int)(uintptr_t)arg, &s))
+	if (!snapshot(pid, &s))
 		return;
 	procbuf_printf(pb, "Name:\t%s\n", s.name);
 	procbuf_printf(pb, "State:\t%s\n", state_name(s.state));
@@ -264,6 +312,17 @@ void proc_show_pid_status(struct procbuf *pb, void *arg)
 	procbuf_printf(pb, "Cpus_allowed:\t%x\n", s.cpus_allowed);
 	procbuf_printf(pb, "voluntary_ctxt_switches:\t%llu\n", s.switches);
 	procbuf_printf(pb, "nonvoluntary_ctxt_switches:\t0\n");
+	show_spin_lines(pb, &s, whole);
+}
+
+void proc_show_pid_status(struct procbuf *pb, void *arg)
+{
+	show_status(pb, (int)(uintptr_t)arg, true);
+}
+
+void proc_show_tid_status(struct procbuf *pb, void *arg)
+{
+	show_status(pb, (int)(uintptr_t)arg, false);
 }
 
 static void sched_line_ms(struct procbuf *pb, const char *name, uint64_t ns)

@@ -105,6 +105,8 @@ static const struct proc_entry proc_tree[] = {
 	PROC_SYS("lock_stat", SYS_KERNEL, proc_show_lock_stat_on, proc_write_lock_stat_on),
 	PROC_SYS_RO("era", SYS_KERNEL, proc_show_era),
 	PROC_RO("partitions", ROOT, proc_show_partitions),      /* drivers/block/genhd.c */
+	PROC_RO("stat", ROOT, proc_show_stat),                  /* fs/proc/proc_stat.c */
+	PROC_RO("loadavg", ROOT, proc_show_loadavg),
 };
 
 /* /proc/PID: entry 0 is the directory itself. */
@@ -121,8 +123,8 @@ static const struct proc_entry pid_entries[] = {
 /* /proc/PID/task/TID: a thread's own files, as Linux has them (entry 0 is the directory). */
 static const struct proc_entry tid_entries[] = {
 	PROC_DIR("", -1),
-	PROC_RO("stat", 0, proc_show_pid_stat),
-	PROC_RO("status", 0, proc_show_pid_status),
+	PROC_RO("stat", 0, proc_show_tid_stat),
+	PROC_RO("status", 0, proc_show_tid_status),
 };
 
 _Static_assert(ARRAY_SIZE(pid_entries) <= PID_INO_STRIDE, "pid entries fit their inode range");

@@ -3,9 +3,20 @@
 
 #include <stdint.h>
 
+/*
+ * Floating point only where doubles can be passed: the kernel is built with
+ * -mgeneral-regs-only (which defines _SOFT_FLOAT) and has none; user programs
+ * get %f %e %g %a from the user libc's exact conversion.
+ */
+#ifndef _SOFT_FLOAT
+#include "user/lib/fmt_float.h"
+#endif
+
 struct spec {
 	int left;        /* '-' flag: pad on the right */
 	int zero;        /* '0' flag: pad numbers with zeros */
+	int plus, space; /* '+' and ' ' flags: the sign of a positive number */
+	int alt;         /* '#' flag: 0x before %x, and %f's point always */
 	int width;
 	int precision;   /* -1 when absent */
 	int longness;    /* 0: int, 1: long, 2: long long */
@@ -42,8 +53,9 @@ static int to_digits(char *buf, unsigned long long v, unsigned base, int upper)
 	return n;
 }
 
+/* sign: '-', '+', ' ' or 0 for none. */
 static void emit_number(struct out *o, const struct spec *s, unsigned long long v,
-			int negative, unsigned base, int upper, const char *prefix)
+			char sign, unsigned base, int upper, const char *prefix)
 {
 	char digits[24];
 	int ndigits = to_digits(digits, v, base, upper);
@@ -52,12 +64,12 @@ static void emit_number(struct out *o, const struct spec *s, unsigned long long 
 
 	while (prefix && prefix[nprefix])
 		nprefix++;
-	len = ndigits + nprefix + (negative ? 1 : 0);
+	len = ndigits + nprefix + (sign ? 1 : 0);
 
 	if (!s->left && !s->zero)
 		pad(o, ' ', s->width - len);
-	if (negative)
-		emit(o, '-');
+	if (sign)
+		emit(o, sign);
 	for (int i = 0; i < nprefix; i++)
 		emit(o, prefix[i]);
 	if (!s->left && s->zero)
@@ -87,13 +99,19 @@ static void emit_string(struct out *o, const struct spec *s, const char *str)
 /* Parse flags, width, precision and length; returns the conversion character's position. */
 static const char *parse_spec(const char *f, struct spec *s, va_list *ap)
 {
-	s->left = s->zero = s->width = s->longness = 0;
+	s->left = s->zero = s->plus = s->space = s->alt = s->width = s->longness = 0;
 	s->precision = -1;
 	for (;; f++) {
 		if (*f == '-')
 			s->left = 1;
 		else if (*f == '0')
 			s->zero = 1;
+		else if (*f == '+')
+			s->plus = 1;
+		else if (*f == ' ')
+			s->space = 1;
+		else if (*f == '#')
+			s->alt = 1;
 		else
 			break;
 	}
@@ -109,7 +127,13 @@ static const char *parse_spec(const char *f, struct spec *s, va_list *ap)
 		s->width = s->width * 10 + (*f++ - '0');
 	if (*f == '.') {
 		s->precision = 0;
-		for (f++; *f >= '0' && *f <= '9'; f++)
+		if (*++f == '*') {
+			s->precision = va_arg(*ap, int);
+			if (s->precision < 0)
+				s->precision = -1;      /* as if none was given */
+			f++;
+		}
+		for (; *f >= '0' && *f <= '9'; f++)
 			s->precision = s->precision * 10 + (*f - '0');
 	}
 	for (; *f == 'l' || *f == 'z'; f++)
@@ -135,25 +159,39 @@ static long long fetch_signed(const struct spec *s, va_list *ap)
 	return va_arg(*ap, int);
 }
 
+#ifndef _SOFT_FLOAT
+static void emit_float(struct out *o, const struct spec *s, char conv, double v)
+{
+	struct float_spec f = {
+		.conv = conv, .precision = s->precision, .width = s->width, .left = s->left,
+		.zero = s->zero, .plus = s->plus, .space = s->space, .alt = s->alt,
+	};
+
+	o->count += fmt_float(o->sink, o->ctx, &f, v);
+}
+#endif
+
 static void convert(struct out *o, struct spec *s, char conv, va_list *ap)
 {
 	long long sv;
+	unsigned long long uv;
 
 	switch (conv) {
 	case 'd':
 	case 'i':
 		sv = fetch_signed(s, ap);
 		if (sv < 0)
-			emit_number(o, s, -(unsigned long long)sv, 1, 10, 0, 0);
+			emit_number(o, s, -(unsigned long long)sv, '-', 10, 0, 0);
 		else
-			emit_number(o, s, (unsigned long long)sv, 0, 10, 0, 0);
+			emit_number(o, s, (unsigned long long)sv, s->plus ? '+' : s->space ? ' ' : 0, 10, 0, 0);
 		break;
 	case 'u':
 		emit_number(o, s, fetch_unsigned(s, ap), 0, 10, 0, 0);
 		break;
 	case 'x':
 	case 'X':
-		emit_number(o, s, fetch_unsigned(s, ap), 0, 16, conv == 'X', 0);
+		uv = fetch_unsigned(s, ap);
+		emit_number(o, s, uv, 0, 16, conv == 'X', s->alt && uv ? (conv == 'X' ? "0X" : "0x") : 0);
 		break;
 	case 'p':
 		s->zero = 1;
@@ -172,6 +210,18 @@ static void convert(struct out *o, struct spec *s, char conv, va_list *ap)
 	case '%':
 		emit(o, '%');
 		break;
+#ifndef _SOFT_FLOAT
+	case 'f':
+	case 'F':
+	case 'e':
+	case 'E':
+	case 'g':
+	case 'G':
+	case 'a':
+	case 'A':
+		emit_float(o, s, conv, va_arg(*ap, double));
+		break;
+#endif
 	default:
 		/* Unknown conversion: show it literally so the mistake is visible. */
 		emit(o, '%');

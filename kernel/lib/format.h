@@ -10,7 +10,9 @@ typedef void (*format_sink_t)(void *ctx, char c);
 
 /*
  * Supported: %d %i %u %x %X %p %s %c %%, length modifiers l, ll, z,
- * flags '-' and '0', a field width (number or *), and a precision for %s.
+ * flags '-', '0', '+', ' ' and '#', a field width (number or *), and a
+ * precision for %s; in user programs %f %F %e %E %g %G %a %A too, with a
+ * precision (user/lib/fmt_float.c).
  * Returns the number of characters produced.
  */
 int vformat(format_sink_t sink, void *ctx, const char *fmt, va_list ap);

@@ -95,7 +95,9 @@ static __attribute__((noinline)) void bkl_spin(struct bkl_site *site, uint16_t t
 {
 	struct bkl_wait w;
 	uint16_t serving;
+	uint8_t was_spinning = this_cpu()->spinning;    /* as in spin_wait() (spinlock.c) */
 
+	this_cpu()->spinning = SPINNING_BKL;            /* the tick counts this as spin and bkl time */
 	bkl_wait_begin(&w, site, READ_ONCE(kernel_flag.owner), READ_ONCE(kernel_flag.site),
 		       READ_ONCE(kernel_flag.holder_cpu));
 	while ((serving = READ_ONCE(kernel_flag.owner)) != ticket) {
@@ -104,6 +106,7 @@ static __attribute__((noinline)) void bkl_spin(struct bkl_site *site, uint16_t t
 			bkl_lockup_report(site, ticket, READ_ONCE(kernel_flag.owner), READ_ONCE(kernel_flag.holder),
 					  READ_ONCE(kernel_flag.holder_cpu), READ_ONCE(kernel_flag.site));
 	}
+	this_cpu()->spinning = was_spinning;
 	bkl_become_holder(site);
 	/* We hold the BKL now: the statistics are ours to update. */
 	bkl_stat_acquired_after_wait(&kernel_flag.stat, site, reacquire, &w);

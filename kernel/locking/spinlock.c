@@ -95,8 +95,11 @@ static __attribute__((noinline)) void spin_wait(spinlock_t *l, uint16_t ticket, 
 	struct lockup_watch watch;
 	uint16_t serving;
 	uint64_t start, waited;
+	/* What the tick charges as spin (kernel/time/cputime.c); saved, as an interrupt may spin inside our spin. */
+	uint8_t was_spinning = this_cpu()->spinning;
 
 	trace_spin_contended(l, l->name, file, line);
+	this_cpu()->spinning = SPINNING_LOCK;
 	start = rdtsc();
 	lockup_watch_begin(&watch, READ_ONCE(l->owner), READ_ONCE(l->holder_cpu));
 	while ((serving = READ_ONCE(l->owner)) != ticket) {
@@ -105,6 +108,7 @@ static __attribute__((noinline)) void spin_wait(spinlock_t *l, uint16_t ticket, 
 			report_lockup(l, file, line, ticket);
 	}
 	waited = rdtsc() - start;
+	this_cpu()->spinning = was_spinning;
 	trace_spin_acquired(l, l->name, waited);
 	if (__builtin_expect(lock_stat_on, 0))
 		lock_stat_contended(l->class, l->last_cpu, waited, &(struct lock_point){ .file = file, .line = line },

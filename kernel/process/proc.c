@@ -15,6 +15,7 @@
 #include "kernel/process/exec_info.h"
 #include "kernel/process/fork.h"
 #include "kernel/time/itimer.h"
+#include "kernel/time/rusage.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/mm.h"
@@ -37,8 +38,6 @@
 
 spinlock_t proc_lock = SPINLOCK_INIT("proc");
 struct task *init_task;
-
-#define RUSAGE_SIZE 72                  /* struct rusage on i386: 2 timevals + 14 longs */
 
 /* Give t an empty family and hang it under parent (NULL: nobody waits for it). */
 static void proc_link(struct task *t, struct task *parent)
@@ -408,8 +407,8 @@ static void reap(struct task *c)
 {
 	while (READ_ONCE(c->state) != TASK_ZOMBIE || READ_ONCE(c->on_cpu))
 		sched_yield();
-	/* Switched out for good: its runtime is final. times() reports it as the parent's children's. */
-	current->children_runtime_ns += c->runtime_ns + c->children_runtime_ns;
+	/* Its group is gone: times(), getrusage() and wait4 report its time as the parent's children's. */
+	cputime_reap(current, c);
 	spin_lock(&proc_lock);
 	task_free(c);
 	spin_unlock(&proc_lock);
@@ -422,9 +421,9 @@ static void reap(struct task *c)
  */
 static int wait_check_pointers(int *ustatus, void *urusage)
 {
-	static const char zeroes[RUSAGE_SIZE];
+	static const struct rusage32 zeroes;
 
-	if (urusage && copy_to_user(urusage, zeroes, RUSAGE_SIZE) < 0)
+	if (urusage && copy_to_user(urusage, &zeroes, sizeof(zeroes)) < 0)
 		return -EFAULT;
 	if (ustatus && put_user_u32(ustatus, 0) < 0)
 		return -EFAULT;
@@ -448,6 +447,7 @@ static void untake_zombie(struct task *p, struct task *c)
 static int do_wait(int pid, int options, int *status, int *ustatus, void *urusage)
 {
 	struct task *c;
+	struct rusage32 ru;
 	bool any;
 	int r, cpid;
 
@@ -474,7 +474,12 @@ static int do_wait(int pid, int options, int *status, int *ustatus, void *urusag
 	}
 	cpid = c->pid;
 	*status = c->exit_status;
+	if (urusage)
+		rusage_of_zombie(c, &ru);
 	reap(c);
+	/* Checked above; it can only fail now if the process unmapped it meanwhile. */
+	if (urusage && copy_to_user(urusage, &ru, sizeof(ru)) < 0)
+		return -EFAULT;
 	return cpid;
 }
 

@@ -147,6 +147,7 @@ bool thread_unlink(struct task *t)
 	bool last, exec_may_go;
 
 	assert_spin_held(&proc_lock);
+	cputime_thread_exit(t);         /* its time stays in the group's books (times, getrusage) */
 	sh = signal_lock(t, &flags);
 	list_del(&t->thread_link);
 	list_init(&t->thread_link);
@@ -205,7 +206,6 @@ static void take_leadership(struct task *t)
 	t->pgid = old->pgid;
 	t->sid = old->sid;
 	t->start_ns = old->start_ns;
-	t->children_runtime_ns += old->children_runtime_ns;
 	t->group_leader = t;
 	t->group->leader = t;
 	old->parent = NULL;

@@ -14,6 +14,7 @@
 #include "kernel/locking/atomic.h"
 #include "kernel/sched/waitqueue.h"
 #include "kernel/signal/signal.h"
+#include "kernel/time/cputime.h"
 #include "kernel/types.h"
 
 struct task;
@@ -37,6 +38,9 @@ struct thread_group {
 	bool stopped;                   /* SIGSTOP: every thread sleeps on its way to user mode until SIGCONT */
 	struct task *exec_task;         /* execve() in progress in this thread: the others must go */
 	struct wait_queue exec_wait;    /* where exec_task waits for them */
+	/* ---- CPU time (kernel/time/cputime.c), under proc_lock ---- */
+	struct task_cputime exited_time;        /* of its threads that have exited */
+	struct task_cputime children_time;      /* of the children it has reaped, with theirs */
 };
 
 /* A new task's group: a group of one, itself the leader. -ENOMEM. */

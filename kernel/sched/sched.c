@@ -248,6 +248,7 @@ void sched_finish_switch(struct task *prev)
 	uint64_t now = clock_ns();
 
 	c->curr->switches++;
+	c->nr_switches++;
 	c->curr->last_switch_in_ns = now;
 	prev->runtime_ns += now - prev->last_switch_in_ns;
 	prev->migrate_to = -1;

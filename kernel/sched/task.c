@@ -18,6 +18,35 @@ spinlock_t tasks_lock = SPINLOCK_INIT("tasks");
 struct list_head all_tasks = LIST_HEAD_INIT(all_tasks);
 static int next_pid = 2;                /* pid 1 is kept for init, as in Unix */
 static bool init_pid_taken;
+static uint64_t tasks_created;          /* since boot: /proc/stat's processes */
+static int last_pid;                    /* the pid given last: /proc/loadavg's last field */
+
+uint64_t task_count_created(void)
+{
+	return READ_ONCE(tasks_created);
+}
+
+int task_last_pid(void)
+{
+	return READ_ONCE(last_pid);
+}
+
+int task_count_live(void)
+{
+	struct list_head *pos;
+	uint32_t flags;
+	int n = 0;
+
+	spin_lock_irqsave(&tasks_lock, flags);
+	list_for_each(pos, &all_tasks) {
+		struct task *t = list_entry(pos, struct task, all_link);
+
+		if (t != cpus[t->cpu].idle)     /* as Linux's nr_threads, which has no idle tasks */
+			n++;
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return n;
+}
 
 void task_set_name(struct task *t, const char *name)
 {
@@ -64,6 +93,8 @@ struct task *task_alloc(const char *name)
 
 	spin_lock_irqsave(&tasks_lock, flags);
 	t->pid = next_pid++;
+	tasks_created++;
+	last_pid = t->pid;
 	spin_unlock_irqrestore(&tasks_lock, flags);
 	/* A group of one, its own leader, until clone(CLONE_THREAD) makes it join another. */
 	if (thread_group_init(t) < 0) {

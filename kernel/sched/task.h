@@ -56,8 +56,9 @@ struct task {
 	struct list_head sleep_link;    /* on its CPU's list of timed sleepers */
 	uint64_t switches;              /* times switched in */
 	uint64_t runtime_ns;            /* CPU time used */
-	uint64_t children_runtime_ns;   /* that of the children it has reaped, and theirs (times()) */
 	uint64_t last_switch_in_ns;
+	struct tick_samples ticks;      /* how the ticks split it: user, system, spin (kernel/time/cputime.c) */
+	int iowait_cpu;                 /* while asleep waiting for a disk: the CPU that counts it */
 	/*
 	 * Scheduling latency: how long it waited, runnable, for a CPU. Measured
 	 * in ns and in ticks of the CPU whose queue it waited on: a vCPU that
@@ -172,6 +173,11 @@ void task_start_in_user_mode(struct task *t);
  */
 struct task *task_find(int pid);
 void task_set_name(struct task *t, const char *name);
+/* Tasks made since boot, kernel threads too (/proc/stat's processes), and the last pid given. */
+uint64_t task_count_created(void);
+int task_last_pid(void);
+/* Tasks that exist now, zombies and kernel threads too, idle tasks not: /proc/loadavg's second number. */
+int task_count_live(void);
 
 /* Protects the list of all tasks and pid allocation. */
 extern spinlock_t tasks_lock;

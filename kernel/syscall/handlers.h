@@ -173,7 +173,9 @@ long sys_clock_getres(int clock, void *uts);
 long sys_clock_nanosleep(int clock, int flags, const void *ureq, void *urem);
 long sys_gettimeofday(void *utv, void *utz);
 long sys_time(void *utloc);
+/* kernel/time/rusage.c */
 long sys_times(void *ubuf);
+long sys_getrusage(int who, void *uru);
 /* kernel/sys_syslog.c */
 long sys_syslog(int type, char *ubuf, int len);
 /* kernel/sys_reboot.c */

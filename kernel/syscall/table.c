@@ -65,7 +65,8 @@ const struct syscall_desc syscall_table[] = {
 	SYSCALL(geteuid,            0, 0),
 	SYSCALL(getegid,            0, 0),
 	SYSCALL(alarm,              1, 0),
-	SYSCALL(times,              1, 0),
+	SYSCALL(times,              1, 0),       /* kernel/time/rusage.c */
+	SYSCALL(getrusage,          2, 0),
 	SYSCALL(setpgid,            2, 0),
 	SYSCALL(getpgrp,            0, 0),
 	SYSCALL(setsid,             0, 0),

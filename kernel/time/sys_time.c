@@ -8,19 +8,19 @@
  * BOOTTIME equals MONOTONIC, and the TSC is never adjusted, so RAW does too;
  * the COARSE clocks are the same clocks. The *_time64 variants that newer
  * glibc tries first answer -ENOSYS (kernel/syscall/table.c), and glibc falls
- * back to these.
+ * back to these. times() and getrusage() are in kernel/time/rusage.c.
  */
 #include "kernel/mm/uaccess.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscall/handlers.h"
 #include "kernel/sched/task.h"
+#include "kernel/time/rusage.h"
 #include "kernel/time/timer.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/unistd.h"
 
 #define NSEC_PER_SEC  1000000000ULL
 #define NSEC_PER_USEC 1000ULL
-#define USER_HZ       100               /* clock_t ticks per second, for times() */
 #define CLOCK_PROCESS_CPUTIME_ID 2
 #define CLOCK_THREAD_CPUTIME_ID  3
 #define TIMER_ABSTIME            1
@@ -68,8 +68,7 @@ static int clock_read(int clock, uint64_t *ns)
 		return 0;
 	case CLOCK_PROCESS_CPUTIME_ID:
 	case CLOCK_THREAD_CPUTIME_ID:
-		/* CPU time up to our last switch-in, plus the time since. */
-		*ns = current->runtime_ns + (clock_ns() - current->last_switch_in_ns);
+		*ns = cputime_clock_ns(clock == CLOCK_THREAD_CPUTIME_ID);
 		return 0;
 	default:
 		return -EINVAL;
@@ -149,22 +148,4 @@ long sys_time(void *utloc)
 	if (utloc && put_user_u32(utloc, (uint32_t)now) < 0)
 		return -EFAULT;
 	return now;
-}
-
-/*
- * times(): CPU time in clock ticks. smpix does not split user from system
- * time, so all of it is counted as user time: the task's own, and that of
- * the children it has reaped (with their children's, as Linux counts it).
- * Returns ticks since boot.
- */
-long sys_times(void *ubuf)
-{
-	struct task *t = current;
-	uint64_t run = t->runtime_ns + (clock_ns() - t->last_switch_in_ns);
-	int32_t tms[4] = { (int32_t)(run / (NSEC_PER_SEC / USER_HZ)), 0,
-			   (int32_t)(t->children_runtime_ns / (NSEC_PER_SEC / USER_HZ)), 0 };
-
-	if (ubuf && copy_to_user(ubuf, tms, sizeof(tms)) < 0)
-		return -EFAULT;
-	return (long)(clock_ns() / (NSEC_PER_SEC / USER_HZ));
 }

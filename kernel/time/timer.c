@@ -11,8 +11,10 @@
 
 
 #include "kernel/cpu.h"
+#include "kernel/time/cputime.h"
 #include "kernel/time/itimer.h"
 #include "kernel/printk.h"
+#include "kernel/sched/loadavg.h"
 #include "kernel/sched/sched.h"
 #include "kernel/locking/spinlock.h"
 #include "kernel/x86/lapic.h"
@@ -120,19 +122,30 @@ void timer_calibrate(void)
 	       lapic_timer_hz / 1000000, lapic_timer_hz / 1000 % 1000, HZ);
 }
 
+uint64_t timer_cycles_per_tick(void)
+{
+	return tsc_hz / HZ;
+}
+
 /* The tick: count it, acknowledge it, fire due alarms (CPU 0 alone), then let the scheduler look. */
 static void timer_interrupt(struct trapframe *tf)
 {
 	struct cpu *c = this_cpu();
 	uint64_t now = rdtsc();
 
+	uint64_t period = timer_cycles_per_tick(), late = 0;
+
 	c->ticks++;
-	if (now - c->last_tick_tsc < 2 * (tsc_hz / HZ))
+	if (now - c->last_tick_tsc < 2 * period)
 		c->ran_ticks++;
+	else if (c->last_tick_tsc)
+		late = (now - c->last_tick_tsc) / period - 1;
 	c->last_tick_tsc = now;
+	cputime_tick(c, tf, late);
 	lapic_eoi();
 	if (c->id == 0) {
 		itimer_tick();
+		loadavg_tick(c->ticks);
 		console_tick(c->ticks);
 	}
 	sched_tick();

@@ -26,6 +26,9 @@ int64_t clock_realtime_ns(void);
 void udelay(uint32_t us);
 void mdelay(uint32_t ms);
 
+/* TSC cycles in one tick (1/HZ s). */
+uint64_t timer_cycles_per_tick(void);
+
 extern uint64_t tsc_hz;                 /* TSC ticks per second */
 extern uint32_t lapic_timer_hz;         /* LAPIC timer counts per second (bus clock / 16) */
 

@@ -98,6 +98,7 @@
 #define __NR_setsid                 66
 #define __NR_sigaction              67
 #define __NR_sigsuspend             72
+#define __NR_getrusage              77
 #define __NR_sigpending             73
 #define __NR_setrlimit              75
 #define __NR_getrlimit              76

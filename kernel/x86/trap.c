@@ -85,6 +85,8 @@ static void handle_interrupt(struct trapframe *tf)
 	struct cpu *c = this_cpu();
 	trap_handler_t h = handlers[tf->trapno];
 
+	uint64_t start = rdtsc();
+
 	trace_irq_enter(tf->trapno, trap_from_user(tf));
 	c->irq_nesting++;
 	if (h)
@@ -92,6 +94,8 @@ static void handle_interrupt(struct trapframe *tf)
 	else
 		printk("trap: unexpected vector %u on CPU %d\n", tf->trapno, c->id);
 	c->irq_nesting--;
+	/* Handlers run with interrupts off, so no tick sees them: they are timed (kernel/time/cputime.c). */
+	c->irq_cycles += rdtsc() - start;
 }
 
 /*

@@ -71,6 +71,7 @@ PLAN = [
     Run("sigtest-pidns", "pidns", "ubin/sigtest"),
     Run("systest", "plain", "ubin/systest"),
     Run("futextest", "plain", "ubin/futextest"),
+    Run("timetest", "plain", "ubin/timetest"),
     Run("compat-memory", "plain", "ubin/compat-memory"),
     Run("compat-files", "plain", "ubin/compat-files"),
     Run("sysbench", "plain", "initrd/bin/sysbench", env={"sysbench_scale": str(SYSBENCH_SCALE)}),

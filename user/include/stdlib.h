@@ -23,6 +23,8 @@ long strtol(const char *s, char **end, int base);
 unsigned long strtoul(const char *s, char **end, int base);
 long long strtoll(const char *s, char **end, int base);
 unsigned long long strtoull(const char *s, char **end, int base);
+double strtod(const char *s, char **end);       /* strtod.c: correctly rounded */
+double atof(const char *s);
 
 char *getenv(const char *name);
 int setenv(const char *name, const char *value, int overwrite);

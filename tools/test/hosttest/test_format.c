@@ -1,4 +1,4 @@
-// TESTS:
+// TESTS: user/lib/fmt_float.c user/lib/bignum.c
 #pragma GCC diagnostic ignored "-Wformat"
 #pragma GCC diagnostic ignored "-Wformat-overflow"
 #pragma GCC diagnostic ignored "-Wformat-extra-args"
@@ -61,6 +61,11 @@ int main(void)
 	SAME("[%c] [%3c] [%-3c]", 'a', 'b', 'c');
 	SAME("100%%");
 	SAME("[%*d] [%-*d]", 6, 7, 6, 7);
+	SAME("[%+d] [% d] [%+d] [%#x] [%#X] [%#x]", 5, 5, -5, 255u, 255u, 0u);
+	/* Floating point, as user programs have it (user/lib/fmt_float.c tests the digits). */
+	SAME("[%f] [%.2f] [%.0f] [%e] [%g] [%a]", 3.14159, 0.125, 2.5, -1e-7, 123456789.0, 1.5);
+	SAME("[%08.3f] [%-10.2e] [%+G] [%#g] [% .1f]", -3.14159, 1e21, 1e-5, 2.0, 0.05);
+	SAME("[%*.*f] [%.*e] [%.*g]", 9, 2, 1.005, -1, 0.5, 3, 1234.5);
 
 	/* %p is always 0x and 8 digits on i386; the host has 16, so check our own format. */
 	kernel_snprintf(buf, sizeof(buf), "%p", (void *)(uintptr_t)0xc0100000);

@@ -3,10 +3,13 @@
  * (user/bin/printf.c is a main() around this file, so it stands alone).
  *
  * The format's escapes (\n \t \\ \NNN ..., as dash's: not \") and the
- * conversions %d %i %o %u %x %X %c %s %b %% with flags - + space # 0, a
- * width and a precision (either may be *). The format is used again while arguments are left; a missing
+ * conversions %d %i %o %u %x %X %c %s %b %% and the floating ones %f %F %e
+ * %E %g %G %a %A with flags - + space # 0, a width and a precision (either
+ * may be *). The format is used again while arguments are left; a missing
  * argument is "" or 0. A numeric argument may be 'c, the character's code.
  * %b prints its argument with echo's escapes, where \c stops all output.
+ * Floating arguments are doubles read by strtod ("1e3", " 2.5", "0x1p3",
+ * "inf"), as dash reads them, and printed exactly (user/lib/fmt_float.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +18,7 @@
 #include <unistd.h>
 
 #include "builtins.h"
+#include "fmt_float.h"
 
 struct out {
 	char *buf;
@@ -95,6 +99,32 @@ static long long number(struct out *o, const char *s)
 	return v;
 }
 
+/*
+ * A floating argument, as dash's: a bad one is reported as number() does, and
+ * one out of a double's range too (it is read as inf, 0 or a denormal).
+ */
+static double floating(struct out *o, const char *s)
+{
+	char *end;
+	double v;
+
+	if (!s)
+		return 0;
+	if (*s == '\'' || *s == '"')
+		return (unsigned char)s[1];
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end || end == s) {
+		fprintf(stderr, "printf: %s: %s\n", s, end == s ? "expected numeric value" :
+			"not completely converted");
+		o->status = 1;
+	} else if (errno == ERANGE) {
+		fprintf(stderr, "printf: %s: %s\n", s, strerror(ERANGE));
+		o->status = 1;
+	}
+	return v;
+}
+
 struct spec {
 	int minus, plus, space, alt, zero;
 	int width, prec;        /* prec -1: none */
@@ -154,6 +184,19 @@ static void put_int(struct out *o, const struct spec *sp, long long v)
 	put(o, d, n);
 	if (sp->minus)
 		pad(o, width, ' ');
+}
+
+static void float_sink(void *ctx, char c) { put_char(ctx, c); }
+
+/* %f %e %g %a and their capitals. */
+static void put_float(struct out *o, const struct spec *sp, double v)
+{
+	struct float_spec f = {
+		.conv = sp->conv, .precision = sp->prec, .width = sp->width, .left = sp->minus,
+		.zero = sp->zero, .plus = sp->plus, .space = sp->space, .alt = sp->alt,
+	};
+
+	fmt_float(float_sink, o, &f, v);
 }
 
 /* %b: the argument with echo's escapes. */
@@ -217,9 +260,11 @@ static const char *conversion(struct out *o, const char *f, char ***args)
 	if (*f == '.') {
 		f++;
 		sp.prec = spec_number(o, &f, args);
+		if (sp.prec < 0)
+			sp.prec = -1;   /* a negative * precision is none, as in C */
 	}
 	sp.conv = *f;
-	if (!sp.conv || !strchr("diouxXcsb%", sp.conv))
+	if (!sp.conv || !strchr("diouxXcsb%fFeEgGaA", sp.conv))
 		return NULL;
 	if (sp.conv == '%') {
 		put_char(o, '%');
@@ -232,6 +277,8 @@ static const char *conversion(struct out *o, const char *f, char ***args)
 		put_padded(o, &sp, arg ? arg : "", arg && *arg ? 1 : 0);
 	else if (sp.conv == 'b')
 		put_b(o, &sp, arg ? arg : "");
+	else if (strchr("fFeEgGaA", sp.conv))
+		put_float(o, &sp, floating(o, arg));
 	else
 		put_int(o, &sp, number(o, arg));
 	return f + 1;
