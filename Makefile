@@ -159,11 +159,11 @@ UPROGS += $(COMPAT_PROGS)
 # builds a static freestanding i386 program: the same file is /bin/sysbench here and
 # /init in the Linux initramfs of tools/bench/bench_linux.py. (No memset or memcpy is linked:
 # if GCC ever emits a call to one, the link fails and says so.)
-SYSBENCH_SRCS := user/bench/start.S user/bench/sysbench.c
+SYSBENCH_SRCS := user/bench/start.S user/bench/sysbench.c user/bench/diskbench.c
 SYSBENCH_CFLAGS := -m32 -static -nostdlib -ffreestanding -O2 -fno-pie -no-pie -fno-stack-protector \
 	-fno-asynchronous-unwind-tables -I. -Wall -Wextra -Werror
 
-$(BUILD)/ubin/sysbench: $(SYSBENCH_SRCS) kernel/uapi/unistd.h kernel/uapi/ioctls.h
+$(BUILD)/ubin/sysbench: $(SYSBENCH_SRCS) user/bench/bench.h kernel/uapi/unistd.h kernel/uapi/ioctls.h kernel/uapi/fs.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  STATIC  $@")
 	$(Q)$(CC) $(SYSBENCH_CFLAGS) -o $@ $(SYSBENCH_SRCS) -lgcc
@@ -404,8 +404,26 @@ bench: all
 	@tools/build/need.sh $(QEMU) $(PYTHON) gnuplot
 	BENCH_CPUS="$(BENCH_CPUS)" BENCH_BOOTS=$(BENCH_BOOTS) BENCH_ROUNDS=$(BENCH_ROUNDS) BENCH_MS=$(BENCH_MS) \
 		ACCEL=$(ACCEL) MEM=$(MEM) $(PYTHON) tools/bench/bench.py $(if $(BENCH_DOCS),--update-docs)
+	$(if $(filter-out 0,$(BENCH_DISK)),$(MAKE) --no-print-directory bench-disk)
 	$(if $(filter-out 0,$(LINUX)),$(MAKE) --no-print-directory bench-linux)
 endif
+
+# The disks (issue 32; tools/bench/bench_disk.py, docs/performance.md): two IDE disks on the two
+# channels at -smp 2, BENCH_DISK_BOOTS boots of each block-lock era (blk_lock=bkl, global, queue), each
+# BENCH_DISK_ROUNDS rounds of one process, then two on two disks, writing and reading BENCH_DISK_MIB MiB
+# raw; then a BENCH_DISK_FILE_MIB MiB file on ext2. A table, and the target judged (queue's two disks
+# keep their speed, the single locks' do not). About 5 minutes on a loaded 2-core host; make bench runs
+# it after the ioctl benchmark (BENCH_DISK=0: not). Results in build/bench/disk.*.
+BENCH_DISK ?= 1
+BENCH_DISK_BOOTS ?= 3
+BENCH_DISK_ROUNDS ?= 3
+BENCH_DISK_MIB ?= 1
+BENCH_DISK_FILE_MIB ?= 64
+bench-disk: all
+	@PATH="$$PATH:/usr/sbin:/sbin" tools/build/need.sh $(QEMU) $(PYTHON) mke2fs
+	BENCH_DISK_BOOTS=$(BENCH_DISK_BOOTS) BENCH_DISK_ROUNDS=$(BENCH_DISK_ROUNDS) BENCH_DISK_MIB=$(BENCH_DISK_MIB) \
+		BENCH_DISK_FILE_MIB=$(BENCH_DISK_FILE_MIB) ACCEL=$(ACCEL) MEM=$(MEM) SMPIX_BUILD=$(BUILD) \
+		$(PYTHON) tools/bench/bench_disk.py
 
 # make bench ERAS=1: one workload booted once per era, the 2.6.39 build for the last, into one plot
 # (tools/bench/bench_eras.py, docs/bkl.md "The eras"); results in build/bench/eras.*. BENCH_DOCS=1 also
@@ -417,19 +435,25 @@ bench-eras: all era-2.6.39
 # The same static binary (/bin/sysbench) booted as init on smpix and on Debian 12's Linux 6.1,
 # interleaved (tools/bench/bench_linux.py, docs/performance.md); `make bench LINUX=1` runs it after
 # make bench. It fetches the kernel with apt-get download (make deps adds the i386 architecture);
-# without it, it says so and measures smpix alone. Results in build/bench/linux.*.
+# without it, it says so and measures smpix alone. The disk boots (sysbench's disk mode on the two
+# images of bench-disk; Linux's ata_piix, sd_mod and ext4 modules come from the same package) too,
+# unless BENCH_LINUX_DISK=0. Results in build/bench/linux.*.
 BENCH_LINUX_BOOTS ?= 3
+BENCH_LINUX_DISK ?= 1
 bench-linux: all
 	@tools/build/need.sh $(QEMU) $(PYTHON) gnuplot apt-get dpkg-deb tar
-	BENCH_LINUX_BOOTS=$(BENCH_LINUX_BOOTS) ACCEL=$(ACCEL) MEM=$(MEM) $(PYTHON) tools/bench/bench_linux.py$(if $(BENCH_DOCS), --update-docs)
+	BENCH_LINUX_BOOTS=$(BENCH_LINUX_BOOTS) BENCH_LINUX_DISK=$(BENCH_LINUX_DISK) ACCEL=$(ACCEL) MEM=$(MEM) SMPIX_BUILD=$(BUILD) \
+		$(PYTHON) tools/bench/bench_linux.py$(if $(BENCH_DOCS), --update-docs)
 
 # The event trace of one command (tools/bench/trace.py, docs/tracing.md): make trace CMD="ioctlbench -d bkl" CPUS=4
 # boots, runs CMD at the shell with /proc/sys/kernel/trace on, and writes build/trace/trace.txt (the
 # text of /proc/trace), trace.json (Chrome's Trace Event Format: Perfetto, chrome://tracing) and timeline.svg.
+# DISK=1: with make bench-disk's two IDE disks (hda, hdc), e.g. APPEND=blk_lock=global CMD="sysbench disk -S 1 /dev/hda2 /dev/hdc2".
 CMD ?= ioctlbench -d bkl
 trace: all
 	@tools/build/need.sh $(QEMU) $(PYTHON)
-	$(PYTHON) tools/bench/trace.py --cmd "$(CMD)" --cpus $(CPUS) --mem $(MEM) --append "$(APPEND)"
+	$(PYTHON) tools/bench/trace.py --cmd "$(CMD)" --cpus $(CPUS) --mem $(MEM) --append "$(APPEND)" \
+		$(if $(filter-out 0,$(DISK)),--disks)
 
 # ---- the teaching labs (docs/labs/) ----------------------------------------------
 # make handout LAB=n: the student tree of lab n, with that lab's solution regions
@@ -467,10 +491,10 @@ clean:
 
 help:
 	@sed -n '/^## /s/^## //p' README.md | head -0
-	@echo "targets: all disk qemu qemu-gdb gdb iso qemu-iso test check fuzz bench bench-eras bench-linux trace handout grade deps busybox compile_commands.json clean"
+	@echo "targets: all disk qemu qemu-gdb gdb iso qemu-iso test check fuzz bench bench-disk bench-eras bench-linux trace handout grade deps busybox compile_commands.json clean"
 	@echo "variables: CPUS=$(CPUS) MEM=$(MEM) ACCEL=$(ACCEL) APPEND='$(APPEND)' GDBPORT=$(GDBPORT) SECONDS=$(SECONDS) SEED=$(SEED) LAB=$(LAB) BUSYBOX=$(BUSYBOX) CMD='$(CMD)' ERA=$(ERA) ERAS=$(ERAS)"
 
-.PHONY: disk all qemu qemu-gdb gdb iso qemu-iso test check test-tools era-2.6.39 bench-eras build-tools fuzz hosttest bench bench-linux trace handout grade deps clean help \
+.PHONY: disk all qemu qemu-gdb gdb iso qemu-iso test check test-tools era-2.6.39 bench-eras build-tools fuzz hosttest bench bench-disk bench-linux trace handout grade deps clean help \
 	busybox busybox-maybe \
 	compile_commands.json
 .DELETE_ON_ERROR:

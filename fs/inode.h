@@ -64,6 +64,12 @@ struct inode_operations {
 	int (*truncate)(struct inode *inode, loff_t size);
 	/* Free the file system's part of the inode, then inode_free(): the last reference is gone. */
 	void (*evict)(struct inode *inode);
+	/*
+	 * The VFS changed the inode's mode or times (chmod, utimensat): keep them
+	 * where the file system keeps its inodes (ext2: the inode table), as
+	 * Linux's mark_inode_dirty() does. NULL: memory is where they live (ramfs).
+	 */
+	int (*write_inode)(struct inode *inode);
 };
 
 #define I_MOUNTPOINT  0x1       /* a file system is mounted on this directory */
@@ -123,6 +129,11 @@ void iput(struct inode *inode);
 /* Link count +1 / -1, under i_lock (for a file system's link, unlink, rmdir, rename). */
 void inode_inc_link(struct inode *inode);
 void inode_dec_link(struct inode *inode);
+/* After the VFS changed inode's mode or times: its file system's write_inode(), if it has one. */
+static inline int inode_write_back(struct inode *inode)
+{
+	return inode->i_op && inode->i_op->write_inode ? inode->i_op->write_inode(inode) : 0;
+}
 /* The inode's times are set to "now"; what is changed is named by the caller. */
 void inode_touch(struct inode *inode, bool mtime, bool ctime);
 /* The wall clock in whole seconds, as inode times keep it. */

@@ -37,6 +37,12 @@ void register_filesystem(const struct filesystem_type *type)
 	panic("register_filesystem: no room for %s", type->name);
 }
 
+void for_each_fs_type(void (*fn)(const struct filesystem_type *type, void *arg), void *arg)
+{
+	for (int i = 0; i < MAX_FS_TYPES && fs_types[i]; i++)
+		fn(fs_types[i], arg);
+}
+
 const struct filesystem_type *get_fs_type(const char *name)
 {
 	for (int i = 0; i < MAX_FS_TYPES && fs_types[i]; i++)

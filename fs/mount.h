@@ -45,6 +45,7 @@ struct filesystem_type {
 	/* statfs(2)'s numbers beyond f_type (NULL: the VFS's defaults, fs/statfs.c). */
 	int (*statfs)(struct mount *m, struct statfs64 *st);
 	bool rdonly_ok;                 /* it honours mount -o ro (else MS_RDONLY is -EINVAL) */
+	bool requires_dev;              /* it lives on a block device (not "nodev" in /proc/filesystems) */
 };
 
 /* umount2()'s flags (Linux's values). */
@@ -76,6 +77,8 @@ struct mount {
 void register_filesystem(const struct filesystem_type *type);
 /* The registered type called name, or NULL. */
 const struct filesystem_type *get_fs_type(const char *name);
+/* Call fn for every registered type, in the order registered (/proc/filesystems). */
+void for_each_fs_type(void (*fn)(const struct filesystem_type *type, void *arg), void *arg);
 
 /* Mount the root file system (ramfs). Once, at boot. */
 void vfs_mount_root(const struct filesystem_type *type);

@@ -335,12 +335,16 @@ long sys_ftruncate64(int fd, uint32_t lo, uint32_t hi)
 	return truncate_fd(fd, (loff_t)(((uint64_t)hi << 32) | lo));
 }
 
-static void set_mode(struct inode *inode, uint32_t mode)
+/* -EROFS on a read-only mount (Linux's mnt_want_write()); else the new mode, in memory and on disk. */
+static int set_mode(struct inode *inode, uint32_t mode)
 {
+	if (inode->i_mnt && inode->i_mnt->rdonly)
+		return -EROFS;
 	spin_lock(&inode->i_lock);
 	inode->i_mode = (inode->i_mode & S_IFMT) | (mode & 07777);
 	spin_unlock(&inode->i_lock);
 	inode_touch(inode, false, true);
+	return inode_write_back(inode);
 }
 
 long sys_chmod(const char *upath, uint32_t mode)
@@ -350,20 +354,21 @@ long sys_chmod(const char *upath, uint32_t mode)
 
 	if (r < 0)
 		return r;
-	set_mode(inode, mode);
+	r = set_mode(inode, mode);
 	iput(inode);
-	return 0;
+	return r;
 }
 
 long sys_fchmod(int fd, uint32_t mode)
 {
 	struct file *f = fd_get(fd);
+	int r;
 
 	if (!f)
 		return -EBADF;
-	set_mode(f->f_inode, mode);
+	r = set_mode(f->f_inode, mode);
 	fput(f);
-	return 0;
+	return r;
 }
 
 /* Make dir (referenced; the reference moves in) the current directory, of every thread sharing it. */

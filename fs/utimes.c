@@ -5,6 +5,7 @@
  */
 #include "fs/fdtable.h"
 #include "fs/file.h"
+#include "fs/mount.h"
 #include "fs/namei.h"
 #include "fs/vfs.h"
 #include "kernel/mm/kheap.h"
@@ -34,6 +35,8 @@ static long set_times(struct inode *inode, const struct timespec32 *t)
 
 	if (t && (!nsec_valid(t[0].tv_nsec) || !nsec_valid(t[1].tv_nsec)))
 		return -EINVAL;
+	if (inode->i_mnt && inode->i_mnt->rdonly)
+		return -EROFS;
 	spin_lock(&inode->i_lock);
 	if (!t || t[0].tv_nsec != UTIME_OMIT)
 		inode->i_atime = !t || t[0].tv_nsec == UTIME_NOW ? now : (uint32_t)t[0].tv_sec;
@@ -41,7 +44,7 @@ static long set_times(struct inode *inode, const struct timespec32 *t)
 		inode->i_mtime = !t || t[1].tv_nsec == UTIME_NOW ? now : (uint32_t)t[1].tv_sec;
 	inode->i_ctime = now;
 	spin_unlock(&inode->i_lock);
-	return 0;
+	return inode_write_back(inode);
 }
 
 /*

@@ -34,9 +34,17 @@ struct cpu {
 	 * The ticks that found this CPU running since the one before: a tick that
 	 * comes two periods or more after the last is the host resuming a vCPU it
 	 * had stopped, and says nothing of how long this CPU ran (kernel/time/timer.c).
-	 * Waits for a CPU are counted in these: the kernel's own lateness.
 	 */
 	uint64_t ran_ticks;
+	/*
+	 * The ran_ticks that did not find this CPU spinning for a lock. Waits
+	 * for a CPU are counted in these (kernel/sched/runqueue.c): the
+	 * scheduler's own lateness. A CPU held by a lock's waiter (preemption
+	 * off) is the lock's delay, which the lockup watch judges; under QEMU a
+	 * ticket lock's next owner may be a vCPU the host has stopped, and its
+	 * waiters spin through no fault of the scheduler.
+	 */
+	uint64_t sched_ticks;
 	uint64_t last_tick_tsc;
 	/* Where this CPU's ticks went, for /proc/stat (kernel/time/cputime.c). */
 	struct cpu_usage usage;

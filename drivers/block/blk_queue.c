@@ -8,6 +8,7 @@
 #include "drivers/block/blk_lock.h"
 #include "drivers/block/genhd.h"
 #include "kernel/locking/atomic.h"
+#include "kernel/mm/vmstat.h"
 #include "kernel/uapi/errno.h"
 
 uint32_t blk_queue_lock(struct request_queue *q)
@@ -167,6 +168,7 @@ void submit_bh(int rw, struct buffer_head *bh)
 		return;
 	}
 	q = disk->queue;
+	count_vm_events(rw == WRITE ? PGPGOUT : PGPGIN, bh->b_size / 1024);      /* /proc/vmstat */
 	set_bh_bit(bh, BH_Req);
 	blk_path_enter();
 	for (;;) {

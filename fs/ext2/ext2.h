@@ -106,6 +106,10 @@ void ext2_evict(struct inode *inode);
 int ext2_setsize(struct inode *inode, loff_t size);
 uint32_t ext2_encode_dev(uint32_t rdev, uint32_t *data);
 loff_t ext2_max_size(struct ext2_sb_info *sbi);
+int ext2_setattr(struct inode *inode);
+
+/* xattr.c: the last reference to an inode's extended-attribute block frees it. */
+void ext2_xattr_delete_inode(struct inode *inode);
 
 /* dir.c: with the directory's i_mutex held. */
 int ext2_find_entry(struct inode *dir, const struct qstr *name, struct buffer_head **bhp,

@@ -21,6 +21,8 @@
 #define EXT2_ROOT_INO           2
 #define EXT2_GOOD_OLD_FIRST_INO 11
 #define EXT2_GOOD_OLD_INODE_SIZE 128
+#define EXT2_GOOD_OLD_REV       0       /* revision 0: no i_size_high, no features */
+#define EXT2_MAX_NON_LFS        0x7FFFFFFFll    /* the largest size without i_size_high (large_file) */
 #define EXT2_NAME_LEN           255
 #define EXT2_LINK_MAX           32000
 

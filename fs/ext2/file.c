@@ -13,11 +13,17 @@
 
 static const char zeros[4096];          /* a hole's bytes: the largest block size */
 
-/* -o ro: a file may be opened for reading only (Linux answers EROFS in may_open()). */
+/*
+ * -o ro: a file may be opened for reading only (Linux answers EROFS in
+ * may_open()). A file past 2 GiB - 1 only with O_LARGEFILE: a 32-bit
+ * program's off_t could not say where it is (Linux's generic_file_open()).
+ */
 static int ext2_file_open(struct inode *inode, struct file *f)
 {
 	if (EXT2_ISB(inode)->rdonly && ((f->f_flags & O_ACCMODE) != O_RDONLY || (f->f_flags & O_TRUNC)))
 		return -EROFS;
+	if (!(f->f_flags & O_LARGEFILE) && inode->i_size > EXT2_MAX_NON_LFS)
+		return -EOVERFLOW;
 	return 0;
 }
 
@@ -81,11 +87,23 @@ static int write_chunk(struct inode *inode, uint32_t lb, uint32_t off, const cha
 	return r;
 }
 
+/*
+ * How far a write through f may go: the file system's largest file, and for
+ * a file opened without O_LARGEFILE 2 GiB - 1 (Linux's "LFS rule": a 32-bit
+ * program's off_t could not say where it is past that).
+ */
+static loff_t write_limit(struct file *f, struct ext2_sb_info *sbi)
+{
+	loff_t max = ext2_max_size(sbi);
+
+	return (f->f_flags & O_LARGEFILE) ? max : MIN(max, EXT2_MAX_NON_LFS);
+}
+
 static ssize_t ext2_file_write(struct file *f, const char *ubuf, size_t count, loff_t *pos)
 {
 	struct inode *inode = f->f_inode;
 	struct ext2_sb_info *sbi = EXT2_ISB(inode);
-	loff_t max = ext2_max_size(sbi);
+	loff_t max = write_limit(f, sbi);
 	size_t done = 0;
 	int r = 0;
 
@@ -143,4 +161,5 @@ const struct file_operations ext2_file_fops = {
 const struct inode_operations ext2_file_iops = {
 	.truncate = ext2_setsize,
 	.evict = ext2_evict,
+	.write_inode = ext2_setattr,
 };

@@ -37,13 +37,22 @@ static int raw_inode(struct ext2_sb_info *sbi, uint32_t ino, struct buffer_head 
 	return 0;
 }
 
+/*
+ * The largest file: what the block map reaches (16 GiB with 1 KiB blocks),
+ * and no more 512-byte units than i_blocks counts (Linux 2.6's
+ * ext2_max_size() also counts the indirect blocks there: it matters only
+ * with 4 KiB blocks, past 2 TiB). Past 2 GiB - 1 the size needs
+ * i_size_high, a revision 1 field (large_file): revision 0 stops there.
+ */
 loff_t ext2_max_size(struct ext2_sb_info *sbi)
 {
 	uint64_t apb = sbi->addr_per_block;
 	uint64_t blocks = EXT2_NDIR_BLOCKS + apb + apb * apb + apb * apb * apb;
-	uint64_t bytes = blocks * sbi->bsize;
+	uint64_t by_map = blocks * sbi->bsize, by_count = (0xFFFFFFFFull / (sbi->bsize / 512)) * sbi->bsize;
 
-	return (loff_t)MIN(bytes, 0x7FFFFFFFull);      /* no large_file writes: 2 GiB - 1 */
+	if (sbi->es->s_rev_level == EXT2_GOOD_OLD_REV)
+		return EXT2_MAX_NON_LFS;
+	return (loff_t)MIN(by_map, by_count);
 }
 
 /* A device number as ext2 keeps it in i_block[0] (old, 8+8 bits) or i_block[1] (new). */
@@ -249,6 +258,21 @@ int ext2_iget(struct mount *m, uint32_t ino, struct inode **out)
 	return inode ? 0 : -ESTALE;
 }
 
+/*
+ * The first file past 2 GiB - 1 sets the large_file feature in the
+ * superblock, so that an older kernel, which would cut the size, mounts the
+ * file system read-only (Linux 2.6.6's ext2_update_inode, under the BKL there).
+ */
+static void note_large_file(struct ext2_sb_info *sbi)
+{
+	if (sbi->es->s_feature_ro_compat & EXT2_FEATURE_RO_COMPAT_LARGE_FILE)
+		return;
+	lock_super(sbi);
+	sbi->es->s_feature_ro_compat |= EXT2_FEATURE_RO_COMPAT_LARGE_FILE;
+	mark_buffer_dirty(sbi->sbh);
+	unlock_super(sbi);
+}
+
 int ext2_write_inode(struct inode *inode)
 {
 	struct ext2_sb_info *sbi = EXT2_ISB(inode);
@@ -265,7 +289,7 @@ int ext2_write_inode(struct inode *inode)
 	if (raw->i_links_count == 0)
 		memset(raw, 0, sbi->inode_size);        /* new or freed: no old bytes past the 128 */
 	raw->i_mode = (uint16_t)inode->i_mode;
-	raw->i_uid = raw->i_gid = 0;
+	/* i_uid and i_gid stay as they are: smpix has one user and no chown; a new inode's are 0 (root). */
 	raw->i_size = (uint32_t)inode->i_size;
 	raw->i_size_high = S_ISREG(inode->i_mode) ? (uint32_t)((uint64_t)inode->i_size >> 32) : 0;
 	raw->i_atime = inode->i_atime;
@@ -280,7 +304,20 @@ int ext2_write_inode(struct inode *inode)
 	memcpy(raw->i_block, ei->i_data, sizeof(raw->i_block));
 	mark_buffer_dirty(bh);
 	brelse(bh);
+	if (inode->i_size > EXT2_MAX_NON_LFS)
+		note_large_file(sbi);
 	return 0;
+}
+
+/* i_op->write_inode: chmod or utimensat changed the inode in memory; into its buffer, under its i_mutex. */
+int ext2_setattr(struct inode *inode)
+{
+	int r;
+
+	mutex_lock(&inode->i_mutex);
+	r = ext2_write_inode(inode);
+	mutex_unlock(&inode->i_mutex);
+	return r;
 }
 
 /* ---- the block map ---------------------------------------------------------------- */
@@ -523,6 +560,7 @@ void ext2_evict(struct inode *inode)
 	spin_unlock(&sbi->icache_lock);
 	if (!sbi->rdonly) {
 		ext2_truncate_blocks(inode, 0);
+		ext2_xattr_delete_inode(inode);
 		inode->i_size = 0;
 		ei->i_dtime = inode_time_now();
 		ext2_write_inode(inode);

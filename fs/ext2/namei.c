@@ -267,8 +267,10 @@ const struct inode_operations ext2_dir_iops = {
 	.rmdir = ext2_rmdir,
 	.rename = ext2_rename,
 	.evict = ext2_evict,
+	.write_inode = ext2_setattr,
 };
 
 const struct inode_operations ext2_special_iops = {
 	.evict = ext2_evict,
+	.write_inode = ext2_setattr,
 };

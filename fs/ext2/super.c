@@ -349,5 +349,5 @@ static int ext2_statfs(struct mount *m, struct statfs64 *st)
 
 const struct filesystem_type ext2_type = {
 	.name = "ext2", .magic = EXT2_SUPER_MAGIC, .fill = ext2_fill, .kill = ext2_kill,
-	.statfs = ext2_statfs, .rdonly_ok = true,
+	.statfs = ext2_statfs, .rdonly_ok = true, .requires_dev = true,
 };

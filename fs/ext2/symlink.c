@@ -47,4 +47,5 @@ static int ext2_readlink(struct inode *inode, char *buf, size_t size)
 const struct inode_operations ext2_symlink_iops = {
 	.readlink = ext2_readlink,
 	.evict = ext2_evict,
+	.write_inode = ext2_setattr,
 };

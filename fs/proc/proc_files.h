@@ -15,12 +15,16 @@ void proc_show_mounts(struct procbuf *pb, void *arg);
 void proc_show_bkl(struct procbuf *pb, void *arg);
 void proc_show_bkl_blame(struct procbuf *pb, void *arg);
 void proc_show_syscalls(struct procbuf *pb, void *arg);
+void proc_show_version(struct procbuf *pb, void *arg);
+void proc_show_cmdline(struct procbuf *pb, void *arg);
+void proc_show_filesystems(struct procbuf *pb, void *arg);
 /* text is what was written, NUL-terminated, one trailing newline removed: 0 or -EINVAL. */
 int proc_write_bkl(const char *text);
 
 /* fs/proc/proc_stat.c: where the time went (arg unused). */
 void proc_show_stat(struct procbuf *pb, void *arg);
 void proc_show_loadavg(struct procbuf *pb, void *arg);
+void proc_show_vmstat(struct procbuf *pb, void *arg);
 
 /* fs/proc/proc_pid.c: per-process files; arg is the pid (as an int cast to a pointer). */
 void proc_show_pid_stat(struct procbuf *pb, void *arg);

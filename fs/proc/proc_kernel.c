@@ -16,6 +16,8 @@
 #include "kernel/irq.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
+#include "kernel/multiboot.h"
+#include "kernel/version.h"
 #include "kernel/mm/memlayout.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/pmm.h"
@@ -380,4 +382,33 @@ void proc_show_syscalls(struct procbuf *pb, void *arg)
 		for (unsigned i = 0; i < syscall_table_len; i++)
 			if (syscall_table[i].nr == nr)
 				show_syscall(pb, &syscall_table[i]);
+}
+
+/* ---- /proc/version, /proc/cmdline, /proc/filesystems ---------------------------------- */
+
+/* uname's words and the compiler, as Linux's first line: "Linux version 6.1.0 (...) (gcc ...) #1 SMP ...". */
+void proc_show_version(struct procbuf *pb, void *arg)
+{
+	(void)arg;
+	procbuf_printf(pb, "smpix version " SMPIX_VERSION " (gcc version " __VERSION__ ") #1 SMP " __DATE__ " " __TIME__
+		       "\n");
+}
+
+/* The command line the boot loader gave, whole (the words the kernel knows and the rest). */
+void proc_show_cmdline(struct procbuf *pb, void *arg)
+{
+	(void)arg;
+	procbuf_printf(pb, "%s\n", boot_info.cmdline);
+}
+
+static void show_fs_type(const struct filesystem_type *type, void *arg)
+{
+	procbuf_printf(arg, "%s\t%s\n", type->requires_dev ? "" : "nodev", type->name);
+}
+
+/* The file system types mount(2) knows: "nodev" for those that need no block device. */
+void proc_show_filesystems(struct procbuf *pb, void *arg)
+{
+	(void)arg;
+	for_each_fs_type(show_fs_type, pb);
 }

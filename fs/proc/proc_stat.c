@@ -1,14 +1,17 @@
 /*
- * Where the time went, for top, vmstat, mpstat and uptime: /proc/stat and
- * /proc/loadavg, in Linux's formats (man 5 proc). The numbers come from
+ * Where the time went, for top, vmstat, mpstat and uptime: /proc/stat,
+ * /proc/loadavg and /proc/vmstat, in Linux's formats (man 5 proc). The numbers come from
  * kernel/time/cputime.c (the ticks per CPU) and kernel/sched/loadavg.c.
  */
 #include "fs/proc/proc_files.h"
 
 #include "kernel/cpu.h"
+#include "fs/buffer.h"
 #include "fs/proc/procbuf.h"
 #include "kernel/irq.h"
 #include "kernel/lib/format.h"
+#include "kernel/mm/pmm.h"
+#include "kernel/mm/vmstat.h"
 #include "kernel/sched/loadavg.h"
 #include "kernel/sched/task.h"
 #include "kernel/time/cputime.h"
@@ -121,4 +124,26 @@ void proc_show_loadavg(struct procbuf *pb, void *arg)
 		procbuf_printf(pb, " ");
 	}
 	procbuf_printf(pb, "%d/%d %d\n", sched_nr_running(), task_count_live(), task_last_pid());
+}
+
+/* ---- /proc/vmstat ------------------------------------------------------------------------ */
+
+/*
+ * Linux's "name value" lines, for the fields smpix has: free pages, dirty
+ * buffers, block I/O in KiB (vmstat's bi and bo), page faults. smpix never
+ * swaps: pswpin and pswpout are 0 because none happens, and vmstat(8)
+ * reads them.
+ */
+void proc_show_vmstat(struct procbuf *pb, void *arg)
+{
+	struct bcache_stats bc;
+
+	(void)arg;
+	bcache_get_stats(&bc);
+	procbuf_printf(pb, "nr_free_pages %lu\n", (unsigned long)pmm_free_count());
+	procbuf_printf(pb, "nr_dirty %d\n", bc.dirty);
+	procbuf_printf(pb, "pgpgin %llu\n", vm_event_total(PGPGIN));
+	procbuf_printf(pb, "pgpgout %llu\n", vm_event_total(PGPGOUT));
+	procbuf_printf(pb, "pswpin 0\npswpout 0\n");
+	procbuf_printf(pb, "pgfault %llu\n", vm_event_total(PGFAULT));
 }

@@ -107,6 +107,10 @@ static const struct proc_entry proc_tree[] = {
 	PROC_RO("partitions", ROOT, proc_show_partitions),      /* drivers/block/genhd.c */
 	PROC_RO("stat", ROOT, proc_show_stat),                  /* fs/proc/proc_stat.c */
 	PROC_RO("loadavg", ROOT, proc_show_loadavg),
+	PROC_RO("vmstat", ROOT, proc_show_vmstat),
+	PROC_RO("version", ROOT, proc_show_version),            /* fs/proc/proc_kernel.c */
+	PROC_RO("cmdline", ROOT, proc_show_cmdline),
+	PROC_RO("filesystems", ROOT, proc_show_filesystems),
 };
 
 /* /proc/PID: entry 0 is the directory itself. */

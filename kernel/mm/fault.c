@@ -22,6 +22,7 @@
 #include "kernel/locking/atomic.h"
 #include "kernel/mm/mm.h"
 #include "kernel/mm/oom_kill.h"
+#include "kernel/mm/vmstat.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "kernel/sched/task.h"
@@ -77,6 +78,7 @@ bool fault_user_address(uintptr_t va, bool write, bool from_user, bool can_sleep
 
 	if (!t || !t->mm)
 		return false;
+	count_vm_event(PGFAULT);
 	/*
 	 * Code that may sleep had interrupts on: so may we, as Linux does. Then a
 	 * TLB shootdown from another CPU is answered while we wait for a lock.

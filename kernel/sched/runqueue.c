@@ -31,13 +31,13 @@ static void stamp_queued(struct runqueue *rq, struct task *t)
 
 	t->queued_at_ns = clock_ns();
 	t->queued_tick_cpu = cpu;
-	t->queued_at_tick = READ_ONCE(cpus[cpu].ran_ticks);
+	t->queued_at_tick = READ_ONCE(cpus[cpu].sched_ticks);
 	t->latency_reported = false;
 }
 
 static uint64_t ticks_waited(const struct task *t)
 {
-	return READ_ONCE(cpus[t->queued_tick_cpu].ran_ticks) - t->queued_at_tick;
+	return READ_ONCE(cpus[t->queued_tick_cpu].sched_ticks) - t->queued_at_tick;
 }
 
 /* t got its CPU: account the wait (/proc/PID/sched shows it). */

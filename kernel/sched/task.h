@@ -68,7 +68,7 @@ struct task {
 	/* The mutex it sleeps for in mutex_lock(), or NULL: for gdb's `smpix deadlock`. */
 	struct mutex *blocked_on;
 	uint64_t queued_at_ns;          /* when it last joined a run queue */
-	uint64_t queued_at_tick;        /* cpus[queued_tick_cpu].ran_ticks then */
+	uint64_t queued_at_tick;        /* cpus[queued_tick_cpu].sched_ticks then */
 	int queued_tick_cpu;
 	bool latency_reported;          /* "runnable but not picked" said once for this wait */
 	uint64_t wait_max_ns, wait_sum_ns;

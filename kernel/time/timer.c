@@ -136,9 +136,11 @@ static void timer_interrupt(struct trapframe *tf)
 	uint64_t period = timer_cycles_per_tick(), late = 0;
 
 	c->ticks++;
-	if (now - c->last_tick_tsc < 2 * period)
+	if (now - c->last_tick_tsc < 2 * period) {
 		c->ran_ticks++;
-	else if (c->last_tick_tsc)
+		if (c->spinning == SPINNING_NONE)
+			c->sched_ticks++;
+	} else if (c->last_tick_tsc)
 		late = (now - c->last_tick_tsc) / period - 1;
 	c->last_tick_tsc = now;
 	cputime_tick(c, tf, late);

@@ -23,9 +23,19 @@ build/bench/linux.svg and linux.png (the plot), and puts the table into build/be
 (make bench's) between two marker lines, when that file exists. --update-docs also copies the
 table and the plot into docs/img/.
 
+Then, the same way again, the disks (issue 32): the same /bin/sysbench in its disk mode
+(user/bench/diskbench.c) on two IDE disk images, one on each channel, the same images on both kernels
+(tools/bench/bench_disk.py makes them): a 64 MiB file on partition 1's ext2 written, fsync()ed, unmounted
+and read back, and partition 2 of one disk, then of both at once (a process per disk and CPU), written
+and read raw after BLKFLSBUF. On Linux the disks are /dev/sda and /dev/sdb through ata_piix, which
+Debian builds as a module: the modules it needs (ata_piix, sd_mod, ext4 and what they depend on, read
+from each module's .modinfo) come out of the same kernel package into the initramfs, and sysbench loads
+them (finit_module) before it starts (BENCH_LINUX_DISK=0 leaves the disks out). Linux moves the data
+by DMA and reads ahead; smpix by PIO, a 1 KiB block at a time: the table shows what that costs.
+
 Environment (make passes them): BENCH_LINUX_BOOTS=3, BENCH_LINUX_CPUS=2, BENCH_LINUX_SCALE=100
 (percent of sysbench's usual counts), BENCH_LINUX_TIMEOUT=900 (seconds, each boot), MEM=128,
-ACCEL=tcg.
+ACCEL=tcg, BENCH_LINUX_DISK=1, BENCH_LINUX_DISK_FILE_MIB=64, BENCH_LINUX_DISK_MIB=4 (per disk, raw).
 """
 import glob
 import hashlib
@@ -48,7 +58,12 @@ BINARY = os.path.join(h.BUILD, "initrd", "bin", "sysbench")    # what smpix's in
 THREADBENCH = os.path.join(h.BUILD, "initrd", "bin", "compat-threadbench")
 # Each program: its path in smpix's initrd (init=), the file on the host, its scale word.
 PROGRAMS = {"sysbench": ("/bin/sysbench", BINARY, "sysbench_scale"),
-            "threadbench": ("/bin/compat-threadbench", THREADBENCH, "threadbench_scale")}
+            "threadbench": ("/bin/compat-threadbench", THREADBENCH, "threadbench_scale"),
+            "disk": ("/bin/sysbench", BINARY, "sysbench_scale")}
+# The disk boots' Linux modules: what these need, loaded after the optional crypto helpers that the
+# CRC libraries look for (softdeps: without modprobe nobody would load them).
+DISK_MODULES = ("ata_piix", "sd_mod", "ext4")
+DISK_SOFT_MODULES = ("crct10dif_generic", "crc64_rocksoft_generic", "crc32c_generic")
 METAPACKAGE = "linux-image-686:i386"
 LINUX_APPEND = "console=ttyS0 quiet panic=-1"   # Debian's own default has quiet too
 
@@ -87,8 +102,19 @@ def figures(cpus):
 
 
 def all_figures(cpus):
-    """Every row of the table: sysbench's, then threadbench's."""
-    return figures(cpus) + threadbench_figures(cpus)
+    """Every row of the table: sysbench's, then threadbench's, then the disks'."""
+    return figures(cpus) + threadbench_figures(cpus) + disk_figures()
+
+
+def disk_figures():
+    """The disk boots' rows (user/bench/diskbench.c)."""
+    rows = [("file_write_mbs", "file on ext2: write + fsync", "MB/s", "high"),
+            ("file_read_mbs", "file on ext2: read after umount + mount", "MB/s", "high")]
+    for op in ("write", "read"):
+        rows += [(f"raw_{op}_mbs_d1", f"raw partition {op}, 1 disk", "MB/s", "high"),
+                 (f"raw_{op}_mbs_d2", f"raw partition {op}, 2 disks on 2 CPUs, together", "MB/s", "high"),
+                 (f"raw_{op}_speedup", f"raw {op} speedup, 2 disks / 1", "x", "high")]
+    return rows
 
 
 def threadbench_figures(cpus):
@@ -185,13 +211,14 @@ def cpio_entry(name, mode, data=b"", rdev=(0, 0), ino=0):
     return head + data + b"\0" * (-len(data) % 4)
 
 
-def linux_initramfs(binary, path=None):
+def linux_initramfs(binary, path=None, extra=()):
     """build/linux/initramfs.cpio (or path): /init (the binary) and /dev/console, which Linux opens
-    as init's stdin, stdout and stderr. Written here so that the device node needs no root."""
+    as init's stdin, stdout and stderr, and the members in extra. Written here so that the device
+    nodes need no root."""
     with open(binary, "rb") as f:
         data = f.read()
     members = [("dev", 0o040755, b"", (0, 0)), ("dev/console", 0o020600, b"", (5, 1)),
-               ("init", 0o100755, data, (0, 0)), ("TRAILER!!!", 0, b"", (0, 0))]
+               ("init", 0o100755, data, (0, 0)), *extra, ("TRAILER!!!", 0, b"", (0, 0))]
     path = path or os.path.join(LINUX_DIR, "initramfs.cpio")
     with open(path, "wb") as f:
         for i, (name, mode, body, rdev) in enumerate(members):
@@ -199,20 +226,115 @@ def linux_initramfs(binary, path=None):
     return path
 
 
+# ---- the disk boots' modules and initramfs ------------------------------------------------
+
+def module_deps(path):
+    """The modules a .ko needs first: its .modinfo's depends= list, with '-' and '_' one."""
+    with open(path, "rb") as f:
+        m = re.search(rb"\0depends=([^\0]*)\0", f.read())
+    return [d.decode().replace("-", "_") for d in m.group(1).split(b",") if d] if m else []
+
+
+def module_order(tree, wanted, soft):
+    """The .ko files under tree for the modules wanted and all they depend on, each after its
+    dependencies; the soft ones (optional helpers) first, where present."""
+    paths = {os.path.basename(p)[:-3].replace("-", "_"): p
+             for p in glob.glob(os.path.join(tree, "**", "*.ko"), recursive=True)}
+    order = []
+
+    def visit(name, seen=()):
+        if name not in paths:
+            raise KeyError(f"module {name} is not in the package")
+        for dep in module_deps(paths[name]):
+            if dep not in seen:
+                visit(dep, seen + (name,))
+        if paths[name] not in order:
+            order.append(paths[name])
+    for m in [m for m in soft if m in paths] + list(wanted):
+        visit(m)
+    return order
+
+
+def fetch_disk_modules(vmlinuz):
+    """build/linux/modules-VERSION/: the disk boots' modules in load order (order.txt), taken out of
+    the kernel's own package (fetched again if they are not here yet). (list of paths, None) or
+    (None, why not)."""
+    version = os.path.basename(vmlinuz)[len("vmlinuz-"):]
+    mdir = os.path.join(LINUX_DIR, f"modules-{version}")
+    order_txt = os.path.join(mdir, "order.txt")
+    if os.path.exists(order_txt):
+        with open(order_txt) as f:
+            return [os.path.join(mdir, n) for n in f.read().split()], None
+    pkg = "linux-image-" + version
+    print(f"bench-linux: apt-get download {pkg}:i386 for its disk modules")
+    p = run(["apt-get", "download", "-q", pkg + ":i386"], cwd=LINUX_DIR)
+    debs = glob.glob(os.path.join(LINUX_DIR, pkg + "_*.deb"))
+    if p.returncode != 0 or not debs:
+        return None, f"apt-get download {pkg}:i386 failed: " + (p.stderr.strip().splitlines() or ["no .deb"])[-1]
+    tree = os.path.join(LINUX_DIR, "unpacked-modules")
+    shutil.rmtree(tree, ignore_errors=True)
+    os.makedirs(tree)
+    dirs = " ".join(f"'./lib/modules/*/kernel/{d}/*'" for d in ("drivers/ata", "drivers/scsi", "block", "lib",
+                                                                 "fs", "crypto"))
+    unpack = subprocess.run(f"dpkg-deb --fsys-tarfile '{debs[0]}' | tar -C '{tree}' -x --wildcards {dirs}",
+                            shell=True, capture_output=True, text=True)
+    try:
+        order = module_order(tree, DISK_MODULES, DISK_SOFT_MODULES)
+    except KeyError as e:
+        return None, f"{e} ({unpack.stderr.strip()[:200]})"
+    os.makedirs(mdir, exist_ok=True)
+    names = []
+    for path in order:
+        names.append(os.path.basename(path))
+        shutil.copy(path, os.path.join(mdir, names[-1]))
+    with open(order_txt, "w") as f:
+        f.write("\n".join(names) + "\n")
+    shutil.rmtree(tree, ignore_errors=True)
+    for deb in debs:
+        os.remove(deb)
+    return [os.path.join(mdir, n) for n in names], None
+
+
+def disk_initramfs(modules):
+    """build/linux/initramfs-disk.cpio: sysbench as /init, the modules as /m/NAME.ko, /mnt, and the
+    nodes of the two disks and their partitions (sd: major 8, 16 minors a disk)."""
+    extra = [("m", 0o040755, b"", (0, 0)), ("mnt", 0o040755, b"", (0, 0))]
+    for disk, base in (("sda", 0), ("sdb", 16)):
+        extra += [(f"dev/{disk}{p or ''}", 0o060600, b"", (8, base + p)) for p in range(3)]
+    for path in modules:
+        with open(path, "rb") as f:
+            extra.append((f"m/{os.path.basename(path)}", 0o100644, f.read(), (0, 0)))
+    return linux_initramfs(BINARY, os.path.join(LINUX_DIR, "initramfs-disk.cpio"), extra)
+
+
+def disk_words(file_mib, raw_mib, modules):
+    """sysbench_disk='s words on each kernel: the same run, the disks by each kernel's names."""
+    def words(d1, d2):
+        return ["-M", f"/dev/{d1}1", "-D", "/mnt", "-s", str(file_mib), "-S", str(raw_mib), "-r", "1",
+                f"/dev/{d1}2", f"/dev/{d2}2"]
+    linux = [w for m in modules for w in ("-k", "/m/" + os.path.basename(m))] + ["-w", "20000"]
+    return {"smpix": words("hda", "hdc"), "linux": linux + words("sda", "sdb")}
+
+
 # ---- the boots ------------------------------------------------------------------------
 
-def boot(kind, n, cpus, mem, accel, scale, timeout, vmlinuz=None, initramfs=None, prog="sysbench"):
-    """One boot of prog (sysbench or threadbench) as init: its figures, the boot time, and what went
-    wrong."""
+def boot(kind, n, cpus, mem, accel, scale, timeout, vmlinuz=None, initramfs=None, prog="sysbench", disk=None):
+    """One boot of prog (sysbench, threadbench, or sysbench's disk mode) as init: its figures, the boot
+    time, and what went wrong. disk: {"images": [hda, hdc], "smpix": words, "linux": words} for the
+    disk mode, the words sysbench_disk= gets on each kernel."""
     path, _, word = PROGRAMS[prog]
     if kind == "smpix":
         append, kernel, initrd = f"init={path} {word}={scale}", None, None
     else:
         append, kernel, initrd = f"{LINUX_APPEND} {word}={scale}", vmlinuz, initramfs
+    disks = ()
+    if disk:
+        append += " sysbench_disk=" + ",".join(disk[kind])
+        disks = [disk["images"][0], None, disk["images"][1]]    # channel 0 master, channel 1 master
     t0 = time.monotonic()
     tag = "" if prog == "sysbench" else f"-{prog}"
     q = h.Qemu(f"bench-linux-{kind}{tag}-{n}", append=append, cpus=cpus, mem=mem, accel=accel,
-               timeout=timeout, kernel=kernel, initrd=initrd)
+               timeout=timeout, kernel=kernel, initrd=initrd, disks=disks)
     try:
         boot_s = time.monotonic() - t0 if q.expect(START.pattern) else None
         q.expect(DONE.pattern)
@@ -249,6 +371,9 @@ def per_boot(result, cpus):
         for w in range(2, cpus + 1):
             if vals.get(f"{kind}_cps_w{w}") and vals.get(f"{kind}_cps_w1"):
                 vals[f"{kind}_speedup_w{w}"] = vals[f"{kind}_cps_w{w}"] / vals[f"{kind}_cps_w1"]
+    for op in ("write", "read"):
+        if vals.get(f"raw_{op}_mbs_d2") and vals.get(f"raw_{op}_mbs_d1"):
+            vals[f"raw_{op}_speedup"] = vals[f"raw_{op}_mbs_d2"] / vals[f"raw_{op}_mbs_d1"]
     for t in THREAD_COUNTS[1:]:
         if vals.get(f"sum_t{t}_ms") and vals.get("sum_t1_ms"):
             vals[f"sum_speedup_t{t}"] = vals["sum_t1_ms"] / vals[f"sum_t{t}_ms"]
@@ -308,6 +433,14 @@ def write_md(path, facts, cfg, summ_s, summ_l, results):
                 "smpix's `init=/bin/compat-threadbench`, Linux's `/init` (boots of its own)"]
               if cfg.get("threadbench_sha256") else []),
              f"- Linux: {cfg['linux']}" + (f", command line `{LINUX_APPEND}`" if cfg["linux_ok"] else ""),
+             *([f"- disks (boots of their own): sysbench's disk mode (user/bench/diskbench.c), two "
+                f"{bench_disk_image_mib()} MiB images, hda/sda on IDE channel 0 and hdc/sdb on channel 1: a "
+                f"{cfg['disk']['file_mib']} MiB file on partition 1's ext2 (read after umount + mount), "
+                f"{cfg['disk']['raw_mib']} MiB raw per disk on partition 2 (after BLKFLSBUF), one round per boot; "
+                + (f"Linux first loads {len(cfg['disk']['linux_modules'])} modules of its own package "
+                   "(ata_piix, sd_mod, ext4 and what they need)" if cfg['disk']['linux_modules']
+                   else "Linux's disk modules could not be had: smpix alone")]
+               if cfg.get("disk") else []),
              f"- {facts['qemu']}, accelerator {facts['accel']}, -smp {cpus}, -m {cfg['mem']}; "
              f"{cfg['boots']} boots of each kernel, interleaved; sysbench_scale={cfg['scale']}",
              f"- host: {facts['host']}; load average {cfg['load_before']} before, {cfg['load_after']} after",
@@ -332,6 +465,11 @@ def write_md(path, facts, cfg, summ_s, summ_l, results):
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
     return "\n".join(lines) + "\n"
+
+
+def bench_disk_image_mib():
+    import bench_disk
+    return bench_disk.IMAGE_MIB
 
 
 def splice_into_results(section):
@@ -451,29 +589,49 @@ def main():
         with open(THREADBENCH, "rb") as f:
             tb = f.read()
         cfg["threadbench_bytes"], cfg["threadbench_sha256"] = len(tb), hashlib.sha256(tb).hexdigest()
+    disk = None
+    if env_int("BENCH_LINUX_DISK", 1):
+        import bench_disk
+        modules, why = fetch_disk_modules(vmlinuz) if vmlinuz else ([], None)
+        if why:
+            print(f"bench-linux: no disk boots on Linux: {why}")
+        file_mib, raw_mib = env_int("BENCH_LINUX_DISK_FILE_MIB", 64), env_int("BENCH_LINUX_DISK_MIB", 4)
+        try:
+            images = bench_disk.make_images()
+        except (OSError, subprocess.CalledProcessError) as e:
+            images = None
+            print(f"bench-linux: no disk boots: the images cannot be made ({e}; mke2fs is e2fsprogs)")
+        if images:
+            disk = dict(disk_words(file_mib, raw_mib, modules or []), images=images, linux_ok=bool(modules))
+            cfg["disk"] = {"file_mib": file_mib, "raw_mib": raw_mib,
+                           "linux_modules": [os.path.basename(m) for m in modules or []]}
+            progs.append("disk")
     initramfs = {}
     if vmlinuz:
         initramfs["sysbench"] = linux_initramfs(BINARY)
         if threads:
             initramfs["threadbench"] = linux_initramfs(THREADBENCH, os.path.join(LINUX_DIR, "initramfs-threadbench.cpio"))
+        if disk and disk["linux_ok"]:
+            initramfs["disk"] = disk_initramfs(modules)
         print(f"bench-linux: {what}: {os.path.relpath(vmlinuz)}, initramfs " +
               ", ".join(os.path.relpath(p) for p in initramfs.values()))
     else:
         print(f"bench-linux: Linux 6.1 cannot be had here: {what}. Going on with smpix alone.")
     kinds = ["smpix", "linux"] if vmlinuz else ["smpix"]
-    total = boots * len(kinds) * len(progs)
+    runs = [(prog, kind) for prog in progs for kind in kinds if prog != "disk" or kind == "smpix" or initramfs.get("disk")]
+    total = boots * len(runs)
     print(f"bench-linux: {facts['qemu']}, accel {accel}, -smp {cpus}, {boots} boots of "
           f"{' and '.join(kinds)} interleaved, sysbench_scale={scale}")
     results = []
     for i in range(boots):
-        for prog in progs:
-            for kind in kinds:
-                r = boot(kind, i + 1, cpus, mem, accel, scale, timeout, vmlinuz, initramfs.get(prog), prog)
-                results.append(r)
-                to_init = f"{r['boot_s']:.2f} s to /init" if r["boot_s"] is not None else "never reached /init"
-                print(f"  boot {len(results)}/{total}: {kind:5} {prog:11} {r.get('release', '?')}: {to_init}, "
-                      f"{r['wall_s']:.0f} s in all" + (": " + "; ".join(r["problems"][:3]) if r["problems"] else ""),
-                      flush=True)
+        for prog, kind in runs:
+            r = boot(kind, i + 1, cpus, mem, accel, scale, timeout, vmlinuz, initramfs.get(prog), prog,
+                     disk if prog == "disk" else None)
+            results.append(r)
+            to_init = f"{r['boot_s']:.2f} s to /init" if r["boot_s"] is not None else "never reached /init"
+            print(f"  boot {len(results)}/{total}: {kind:5} {prog:11} {r.get('release', '?')}: {to_init}, "
+                  f"{r['wall_s']:.0f} s in all" + (": " + "; ".join(r["problems"][:3]) if r["problems"] else ""),
+                  flush=True)
     cfg["load_after"] = load_average()
     summ_s, summ_l = summarize(results, "smpix", cpus), summarize(results, "linux", cpus)
     with open(os.path.join(OUT, "linux.json"), "w") as f:

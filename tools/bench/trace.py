@@ -2,7 +2,7 @@
 """make trace: boot smpix, run one command with the event trace on, and draw what every CPU did.
 
     make trace CMD="ioctlbench -d bkl" CPUS=4
-    tools/bench/trace.py --cmd "ioctlbench -d bkl" --cpus 4 [--mem 128] [--append WORDS] [--out DIR]
+    tools/bench/trace.py --cmd "ioctlbench -d bkl" --cpus 4 [--mem 128] [--append WORDS] [--out DIR] [--disks]
     tools/bench/trace.py --from build/trace/trace.txt [--out DIR]      (draw a trace taken before)
 
 At the shell it types, as a person would:
@@ -17,6 +17,10 @@ and QEMU's -debugcon (I/O port 0xE9) puts the text in DIR/trace.txt: one event p
                 CPUs) and a track per task (its system calls, ioctls, BKL holds and waits);
   timeline.svg  one lane per CPU, coloured by state, with the BKL's hand-offs from one CPU
                 to another drawn between lanes, and each CPU's share of time per state.
+
+--disks (make trace DISK=1) attaches make bench-disk's two images, hda on IDE channel 0 and hdc on
+channel 1 (tools/bench/bench_disk.py makes them): the block lock's eras side by side, e.g.
+    make trace DISK=1 CPUS=2 APPEND=blk_lock=global CMD="sysbench disk -S 1 -r 1 /dev/hda2 /dev/hdc2"
 
 Only Python's standard library. Each ring keeps the last events of its CPU (trace_buf=N
 events per CPU, 8192 by default), so the picture covers the window every CPU still has.
@@ -452,13 +456,15 @@ def draw(text, out_dir, title):
 
 # ---- taking a trace in QEMU -------------------------------------------------------------------
 
-def capture(h, cmd, cpus, mem, append, out_dir, name="trace", timeout=600):
-    """Boot, run cmd traced at the shell, copy /proc/trace out through -debugcon: (text, console)."""
+def capture(h, cmd, cpus, mem, append, out_dir, name="trace", timeout=600, disks=()):
+    """Boot, run cmd traced at the shell, copy /proc/trace out through -debugcon: (text, console).
+    disks: IDE images, as harness.Qemu takes them."""
     os.makedirs(out_dir, exist_ok=True)
     raw = os.path.join(out_dir, "trace.txt")
     if os.path.exists(raw):
         os.remove(raw)
-    q = h.Qemu(name, cpus=cpus, mem=mem, append=append, timeout=timeout, extra=["-debugcon", "file:" + raw])
+    q = h.Qemu(name, cpus=cpus, mem=mem, append=append, timeout=timeout, extra=["-debugcon", "file:" + raw],
+               disks=disks)
 
     def wait_for(pattern, start, wait):
         rx, end = re.compile(pattern, re.M), time.monotonic() + wait
@@ -495,6 +501,7 @@ def main(argv):
     ap.add_argument("--out", default=None)
     ap.add_argument("--from", dest="source", default=None, help="draw this /proc/trace text instead of booting")
     ap.add_argument("--title", default=None)
+    ap.add_argument("--disks", action="store_true", help="attach make bench-disk's two IDE disk images")
     a = ap.parse_args(argv)
     import harness as h
     h.LOCKDEP_BOOTS = False     # a timeline of the real costs: without the lock-order checker's
@@ -505,7 +512,12 @@ def main(argv):
     else:
         t0 = time.monotonic()
         try:
-            text, console = capture(h, a.cmd, a.cpus, a.mem, a.append, out)
+            disks = ()
+            if a.disks:
+                import bench_disk
+                hda, hdc = bench_disk.make_images()
+                disks = [hda, None, hdc]
+            text, console = capture(h, a.cmd, a.cpus, a.mem, a.append, out, disks=disks)
         except RuntimeError as e:
             print(f"trace: {e} (console log: build/test-logs/trace.log)", file=sys.stderr)
             return 1

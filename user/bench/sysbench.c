@@ -26,6 +26,12 @@
  * is printed before anything else: the host times the boot up to it. The
  * last is "sysbench: done status=S" (0: every call answered as Linux's would).
  *
+ * `sysbench disk ...` (or the boot word sysbench_disk=...) times disks instead:
+ * a file on ext2 and raw block devices, one process per disk (user/bench/
+ * diskbench.c, which says what is measured). It is part of this binary, not a
+ * sibling, so that make bench-linux boots the very bytes smpix runs, with the
+ * same initramfs, start and done lines and sha256 in the report.
+ *
  * The environment word sysbench_scale=P runs P percent of the usual counts
  * (a kernel command line word key=value reaches init's environment on both
  * kernels). As pid 1 it ends with reboot(POWER_OFF), which makes QEMU exit;
@@ -33,6 +39,7 @@
  */
 #include "kernel/uapi/ioctls.h"
 #include "kernel/uapi/unistd.h"
+#include "user/bench/bench.h"
 
 #define ROUNDS 3
 /*
@@ -57,32 +64,17 @@ struct timespec32 {
 static unsigned n_getpid = 100000, n_fionread = 400000, n_fionread_work = 100000, n_pingpong = 1000,
 	n_fork = 100, n_exec = 50;
 static const char *self = "/bin/sysbench";     /* what fork+exec runs */
-static char **environ;
-static unsigned cpu_mask, ncpus;                /* the CPUs we may run on (the first 32) */
-static int status;                              /* 1 once anything went wrong */
+char **environ;
+unsigned cpu_mask, ncpus;                       /* the CPUs we may run on (the first 32) */
+int status;                                     /* 1 once anything went wrong */
 
-/* ---- system calls: int $0x80, number in eax, arguments in ebx, ecx, edx, esi ------------- */
-
-static long sys4(long nr, long a, long b, long c, long d)
-{
-	long r;
-
-	__asm__ volatile("int $0x80" : "=a"(r) : "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d) : "memory");
-	return r;
-}
-
-#define sys0(nr)          sys4(nr, 0, 0, 0, 0)
-#define sys1(nr, a)       sys4(nr, (long)(a), 0, 0, 0)
-#define sys2(nr, a, b)    sys4(nr, (long)(a), (long)(b), 0, 0)
-#define sys3(nr, a, b, c) sys4(nr, (long)(a), (long)(b), (long)(c), 0)
-
-static void __attribute__((noreturn)) exit_now(int code)
+void __attribute__((noreturn)) exit_now(int code)
 {
 	for (;;)
 		sys1(__NR_exit_group, code);
 }
 
-static unsigned long long now_ns(void)
+unsigned long long now_ns(void)
 {
 	struct timespec32 ts;
 
@@ -90,13 +82,13 @@ static unsigned long long now_ns(void)
 	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long)ts.tv_nsec;
 }
 
-static int pin_to(unsigned mask)
+int pin_to(unsigned mask)
 {
 	return (int)sys3(__NR_sched_setaffinity, 0, sizeof(mask), &mask);
 }
 
 /* wait4 for pid (-1: any child); its status word, or -1 if none was reaped. */
-static int wait_child(int pid)
+int wait_child(int pid)
 {
 	int st = -1;
 
@@ -107,24 +99,19 @@ static int wait_child(int pid)
 
 /* ---- output: one line per write, so that lines from two processes never mix ----------- */
 
-struct line {
-	char buf[160];
-	unsigned len;
-};
-
-static void put_str(struct line *l, const char *s)
+void put_str(struct line *l, const char *s)
 {
 	while (*s && l->len < sizeof(l->buf) - 1)
 		l->buf[l->len++] = *s++;
 }
 
-static void line_start(struct line *l, const char *s)
+void line_start(struct line *l, const char *s)
 {
 	l->len = 0;
 	put_str(l, s);
 }
 
-static void put_u64(struct line *l, unsigned long long v)
+void put_u64(struct line *l, unsigned long long v)
 {
 	char digits[24];
 	int n = 0;
@@ -136,14 +123,14 @@ static void put_u64(struct line *l, unsigned long long v)
 		l->buf[l->len++] = digits[--n];
 }
 
-static void put_end(struct line *l)
+void put_end(struct line *l)
 {
 	l->buf[l->len++] = '\n';
 	sys3(__NR_write, 1, l->buf, l->len);
 }
 
 /* "sysbench: NAME round=R ops=N value=V", V with one decimal for the per-operation times. */
-static void figure(const char *name, int round, unsigned ops, unsigned long long tenths)
+void figure(const char *name, int round, unsigned ops, unsigned long long tenths)
 {
 	struct line l;
 
@@ -161,7 +148,7 @@ static void figure(const char *name, int round, unsigned ops, unsigned long long
 }
 
 /* "sysbench: error what=WHAT result=R": a call that failed; the run's status becomes 1. */
-static void error(const char *what, long result)
+void error(const char *what, long result)
 {
 	struct line l;
 
@@ -189,7 +176,7 @@ static void bench_getpid(int round)
 }
 
 /* The k-th CPU we may run on (counting from 0), as a one-bit mask. */
-static unsigned nth_cpu(unsigned k)
+unsigned nth_cpu(unsigned k)
 {
 	for (unsigned i = 0; i < 32; i++)
 		if ((cpu_mask >> i) & 1 && k-- == 0)
@@ -366,7 +353,7 @@ static void bench_fork(const char *name, unsigned n, int exec, int round)
 
 /* ---- setting up, and the end of the run ------------------------------------------- */
 
-static const char *getenv(const char *key)
+const char *getenv(const char *key)
 {
 	for (char **e = environ; *e; e++) {
 		const char *k = key, *s = *e;
@@ -432,11 +419,64 @@ static void start_line(unsigned scale)
 	put_end(&l);
 }
 
-static int str_eq(const char *a, const char *b)
+int str_eq(const char *a, const char *b)
 {
 	while (*a && *a == *b)
 		a++, b++;
 	return *a == *b;
+}
+
+/* The figures of the system calls (all but the disk mode's). */
+static void bench_syscalls(void)
+{
+	for (int r = 1; r <= ROUNDS; r++)
+		bench_getpid(r);
+	bench_fionread_rounds(&(struct fionread_kind){ "fionread_cps_w", n_fionread, 0 });
+	bench_fionread_rounds(&(struct fionread_kind){ "fionread_work_cps_w", n_fionread_work, WORK_SPINS });
+	for (int r = 1; r <= ROUNDS; r++)
+		bench_pingpong("pipe_rtt_same_us", nth_cpu(0), nth_cpu(0), r);
+	for (int r = 1; ncpus > 1 && r <= ROUNDS; r++)
+		bench_pingpong("pipe_rtt_cross_us", nth_cpu(0), nth_cpu(1), r);
+	for (int r = 1; r <= ROUNDS; r++)
+		bench_fork("fork_exit_wait_us", n_fork, 0, r);
+	for (int r = 1; r <= ROUNDS; r++)
+		bench_fork("fork_exec_exit_us", n_exec, 1, r);
+}
+
+/*
+ * The disk mode (user/bench/diskbench.c)? `sysbench disk ARGS...`, or, as init,
+ * the boot word sysbench_disk=ARGS with commas for spaces (a kernel command line
+ * word key=value reaches init's environment on both kernels; spaces cannot).
+ * *argc and *argv become the disk mode's arguments.
+ */
+static int disk_args(int *argc, char ***argv)
+{
+	static char words[1024];                /* bench_linux.py's list of modules is long */
+	static char *split[128];
+	const char *env = getenv("sysbench_disk");
+	int n = 0;
+	unsigned len = 0;
+
+	if (*argc > 1 && str_eq((*argv)[1], "disk")) {
+		*argc -= 2;
+		*argv += 2;
+		return 1;
+	}
+	if (!env)
+		return 0;
+	while (*env && len < sizeof(words) - 1)
+		words[len++] = *env++;
+	for (unsigned i = 0; i < len && n < 127; i++) {
+		if (words[i] == ',') {
+			words[i] = 0;
+		} else if (i == 0 || words[i - 1] == 0) {
+			split[n++] = &words[i];
+		}
+	}
+	split[n] = 0;
+	*argc = n;
+	*argv = split;
+	return 1;
 }
 
 int main(int argc, char **argv, char **envp)
@@ -453,18 +493,10 @@ int main(int argc, char **argv, char **envp)
 			self = argv[0];
 	scale = apply_scale();
 	start_line(scale);
-	for (int r = 1; r <= ROUNDS; r++)
-		bench_getpid(r);
-	bench_fionread_rounds(&(struct fionread_kind){ "fionread_cps_w", n_fionread, 0 });
-	bench_fionread_rounds(&(struct fionread_kind){ "fionread_work_cps_w", n_fionread_work, WORK_SPINS });
-	for (int r = 1; r <= ROUNDS; r++)
-		bench_pingpong("pipe_rtt_same_us", nth_cpu(0), nth_cpu(0), r);
-	for (int r = 1; ncpus > 1 && r <= ROUNDS; r++)
-		bench_pingpong("pipe_rtt_cross_us", nth_cpu(0), nth_cpu(1), r);
-	for (int r = 1; r <= ROUNDS; r++)
-		bench_fork("fork_exit_wait_us", n_fork, 0, r);
-	for (int r = 1; r <= ROUNDS; r++)
-		bench_fork("fork_exec_exit_us", n_exec, 1, r);
+	if (disk_args(&argc, &argv))
+		disk_main(argc, argv);  /* sets status */
+	else
+		bench_syscalls();
 	line_start(&l, "sysbench: done status=");
 	put_u64(&l, (unsigned)status);
 	put_end(&l);

@@ -5,8 +5,9 @@
  * (superblock, group descriptors, bitmaps, inode table, directory blocks,
  * any block), as hda..hdd. For each disk's first partition: mount -t ext2 on
  * /mnt, walk the tree reading every file and link, write to files, make,
- * rename, link and remove files and directories, remove everything found,
- * and umount. Any answer is fine (0 or an errno); a panic, an oops or a hang
+ * rename, link and remove files and directories, change modes and times,
+ * remove everything found (files with a block of extended attributes among
+ * them), and umount. Any answer is fine (0 or an errno); a panic, an oops or a hang
  * is the finding. Each disk ends with "ext2fuzz: DEV done"; the run with
  * "ext2fuzz: all done".
  */
@@ -21,9 +22,11 @@
 #define __NR_umount2 52
 #define __NR_symlink 83
 #define __NR_readlink 85
+#define __NR_chmod 15
 #define __NR_ftruncate 93
 #define __NR_lstat64 196
 #define __NR_getdents64 220
+#define __NR_utimensat 320
 #define __NR_creat 8
 
 #define MAX_DEPTH 6
@@ -64,6 +67,8 @@ static void poke_file(const char *path)
 	count(gt_write(fd, buf, 1 + rnd() % 3000));
 	count(SYS2(__NR_ftruncate, fd, (long)(rnd() % (200 * 1024))));
 	gt_close(fd);
+	count(SYS2(__NR_chmod, path, rnd() % 07777));   /* the inode written back through i_op->write_inode */
+	count(SYS4(__NR_utimensat, AT_FDCWD, path, NULL, 0));
 }
 
 static void walk(const char *dir, int depth)

@@ -2,10 +2,13 @@
  * ext2test: ext2 on /dev/hda1 (fs/ext2/, docs/block.md), run as init by
  * tools/test/cases/57_ext2.py on a fresh image that mke2fs -d made from a
  * folder holding small.txt, big.bin (400 KiB: double-indirect blocks),
- * fastlink and slowlink. It mounts the disk itself, reads what mke2fs wrote,
- * then makes, changes and removes files, fills the disk, mounts read-only,
- * and leaves persist.txt and written.bin for the host (e2fsck -fn, debugfs)
- * and for a second boot, which only checks they are there.
+ * fastlink and slowlink, and files with blocks of extended attributes. It
+ * mounts the disk itself, reads what mke2fs wrote, then makes, changes and
+ * removes files, changes modes and times, writes past 2 GiB, fills the disk,
+ * mounts read-only, and leaves persist.txt and written.bin for the host
+ * (e2fsck -fn, debugfs) and for a second boot, which only checks they are
+ * there. `ext2test --linux DIR` and `--linux-ro DIR` run the tests whose
+ * answers are Linux's in DIR, a loop mount of the same image on Linux.
  */
 #include "gtest.h"
 #include "kernel/uapi/statfs.h"
@@ -28,12 +31,25 @@
 #define __NR_getdents64 220
 #define __NR_statfs64 268
 #define __NR_creat 8
+#define __NR_chmod 15
+#define __NR_fchmod 94
+#define __NR__llseek 140
+#define __NR_ftruncate64 194
+#define __NR_lstat64 196
+#define __NR_utimensat 320
 #define MS_RDONLY 1
 #define EXT2_MAGIC 0xEF53
 #define KIB 1024
 #define BIG_LEN (400 * KIB)
 #define WRITTEN_LEN (300 * KIB)
 #define FAR_OFFSET (100L * 1024 * 1024)         /* past 64.3 MiB: triple-indirect with 1 KiB blocks */
+#define GIB (1024LL * 1024 * 1024)
+#define EXT2_MAX_1K ((12LL + 256 + 256 * 256 + 256 * 256 * 256) * 1024)  /* the block map's reach: 16 GiB */
+/* Times set with utimensat, checked by the harness with debugfs (tools/test/cases/57_ext2.py). */
+#define ATTRS_ATIME 1000000000
+#define ATTRS_MTIME 1234567890
+#define PERSIST_ATIME 1111111111
+#define PERSIST_MTIME 1222222222
 
 static char buf[512 * KIB], back[512 * KIB];
 
@@ -41,6 +57,53 @@ static long gt_lseek(int fd, long off, int whence) { return SYS3(__NR_lseek, fd,
 static int mnt_rw(void) { return (int)SYS4(__NR_mount, "/dev/hda1", "/mnt", "ext2", 0); }
 static int umnt(void) { return (int)SYS2(__NR_umount2, "/mnt", 0); }
 static int creat_(const char *p) { return (int)SYS2(__NR_creat, p, 0644); }
+
+static long gt_syscall5(long nr, long a, long b, long c, long d, long e)
+{
+	long r;
+
+	__asm__ volatile("int $0x80" : "=a"(r) : "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d), "D"(e) : "memory");
+	return r;
+}
+
+/* _llseek to a 64-bit position from the start: 0, or -errno. */
+static long llseek_to(int fd, long long pos)
+{
+	long long got = -1;
+	long r = gt_syscall5(__NR__llseek, fd, (long)(pos >> 32), (long)(uint32_t)pos, (long)&got, 0);
+
+	return r < 0 ? r : got == pos ? 0 : -1;
+}
+
+static long ftruncate64_(int fd, long long size)
+{
+	return SYS3(__NR_ftruncate64, fd, (uint32_t)size, (uint32_t)(size >> 32));
+}
+
+/* utimensat(AT_FDCWD, path, {atime, mtime}, flags), whole seconds. */
+static long set_times(const char *path, uint32_t atime, uint32_t mtime, int flags)
+{
+	int32_t t[4] = { (int32_t)atime, 0, (int32_t)mtime, 0 };
+
+	return SYS4(__NR_utimensat, AT_FDCWD, path, t, flags);
+}
+
+/*
+ * Where the tests that claim Linux's answers work: /mnt here; on Linux, the
+ * directory given with --linux, a loop mount of the same image (main()).
+ */
+static const char *root = "/mnt";
+
+/* root/name, in one of four buffers (a call may name two paths). */
+static const char *at(const char *name)
+{
+	static char paths[4][256];
+	static unsigned next;
+	char *p = paths[next++ % 4];
+
+	snprintf(p, sizeof(paths[0]), "%s/%s", root, name);
+	return p;
+}
 
 /* What tools/test/cases/57_ext2.py puts in big.bin and checks in written.bin. */
 static void fill(char *p, long len, long at, int seed)
@@ -309,6 +372,90 @@ static void t_vfstest_on_ext2(void)
 	CHECK(after.heap_objects == before.heap_objects);
 }
 
+/*
+ * chmod, fchmod and utimensat reach the inode on the disk (the VFS's
+ * i_op->write_inode): the harness reads attrs.txt, attrdir and fastlink with
+ * debugfs after the run. The umount in read_only_mount writes them anyway;
+ * leave_files_for_host checks the same without a umount, by a power off.
+ */
+static void t_chmod_utimes_reach_disk(void)
+{
+	struct stat64 st;
+	int fd;
+
+	fd = creat_(at("attrs.txt"));
+	CHECK(fd >= 0);
+	gt_close(fd);
+	CHECK(SYS2(__NR_chmod, at("attrs.txt"), 0640) == 0);
+	CHECK(set_times(at("attrs.txt"), ATTRS_ATIME, ATTRS_MTIME, 0) == 0);
+	CHECK(SYS2(__NR_stat64, at("attrs.txt"), &st) == 0);
+	CHECK(st.st_mode == (S_IFREG | 0640) && st.st_atime == ATTRS_ATIME && st.st_mtime == ATTRS_MTIME);
+	CHECK(SYS2(__NR_mkdir, at("attrdir"), 0755) == 0);
+	fd = gt_open(at("attrdir"), O_RDONLY | O_DIRECTORY);
+	CHECK(fd >= 0);
+	CHECK(SYS2(__NR_fchmod, fd, 01750) == 0);
+	gt_close(fd);
+	CHECK(set_times(at("fastlink"), ATTRS_ATIME, ATTRS_MTIME, AT_SYMLINK_NOFOLLOW) == 0);
+	CHECK(SYS2(__NR_lstat64, at("fastlink"), &st) == 0 && S_ISLNK(st.st_mode) && st.st_mtime == ATTRS_MTIME);
+	CHECK(SYS2(__NR_stat64, at("small.txt"), &st) == 0 && st.st_mtime != ATTRS_MTIME);  /* not followed */
+}
+
+/*
+ * Files with a block of extended attributes (the harness set them with
+ * debugfs ea_set): xattr-own.txt has its own; xattr-a.txt and xattr-b.txt
+ * share one (its header counts 2). Unlinking frees the data block and, with
+ * the last name, the attribute block; e2fsck -fn after the run agrees.
+ */
+static void t_xattr_blocks_freed(void)
+{
+	struct statfs64 a, b, c, d;
+
+	CHECK(statfs_(root, &a) == 0);
+	CHECK(SYS1(__NR_unlink, at("xattr-a.txt")) == 0);
+	CHECK(statfs_(root, &b) == 0 && b.f_bfree == a.f_bfree + 1);     /* the shared block stays */
+	CHECK(SYS1(__NR_unlink, at("xattr-b.txt")) == 0);
+	CHECK(statfs_(root, &c) == 0 && c.f_bfree == b.f_bfree + 2);     /* data, and now the shared one */
+	CHECK(SYS1(__NR_unlink, at("xattr-own.txt")) == 0);
+	CHECK(statfs_(root, &d) == 0 && d.f_bfree == c.f_bfree + 2);
+}
+
+/*
+ * Past 2 GiB: with O_LARGEFILE a file grows to the block map's reach (16 GiB
+ * with 1 KiB blocks; the size's high half in i_size_high, and large_file set
+ * in the superblock, which the harness cleared); without it, such a file
+ * does not open (-EOVERFLOW) and a write stops at 2 GiB - 1 (-EFBIG there),
+ * Linux's LFS rule. The harness reads large.bin's size with debugfs.
+ */
+static void t_files_past_2_gib(void)
+{
+	struct stat64 st;
+	int fd = (int)SYS3(__NR_open, at("large.bin"), O_CREAT | O_WRONLY | O_LARGEFILE, 0644);
+
+	CHECK(fd >= 0);
+	CHECK(llseek_to(fd, 3 * GIB) == 0 && gt_write(fd, "past 3 GiB", 10) == 10);
+	CHECK(SYS2(__NR_fstat64, fd, &st) == 0 && st.st_size == 3 * GIB + 10);
+	CHECK(llseek_to(fd, EXT2_MAX_1K - 1) == 0 && gt_write(fd, "ab", 2) == 1);
+	CHECK(gt_write(fd, "b", 1) == -EFBIG);
+	CHECK(ftruncate64_(fd, EXT2_MAX_1K + 1) == -EFBIG);
+	CHECK(ftruncate64_(fd, 3 * GIB + 10) == 0);
+	gt_close(fd);
+	CHECK(gt_open(at("large.bin"), O_RDONLY) == -EOVERFLOW);
+	fd = (int)SYS3(__NR_open, at("lfs.bin"), O_CREAT | O_WRONLY, 0644);
+	CHECK(fd >= 0);
+	CHECK(llseek_to(fd, 2 * GIB) == 0 && gt_write(fd, "x", 1) == -EFBIG);
+	CHECK(llseek_to(fd, 2 * GIB - 4) == 0 && gt_write(fd, "abcdefgh", 8) == 3);
+	gt_close(fd);
+	fd = gt_open(at("lfs.bin"), O_RDONLY);         /* 2 GiB - 1 bytes: not past it */
+	CHECK(fd >= 0);
+	CHECK(llseek_to(fd, 2 * GIB - 4) == 0 && gt_read(fd, back, 4) == 3 && memcmp(back, "abc", 3) == 0);
+	gt_close(fd);
+	CHECK(SYS1(__NR_unlink, at("lfs.bin")) == 0);
+	fd = gt_open(at("large.bin"), O_RDONLY | O_LARGEFILE);
+	CHECK(fd >= 0);
+	CHECK(llseek_to(fd, 3 * GIB) == 0 && gt_read(fd, back, 100) == 10 && memcmp(back, "past 3 GiB", 10) == 0);
+	gt_close(fd);
+}
+
 static void t_umount(void)
 {
 	CHECK(umnt() == 0);
@@ -371,6 +518,21 @@ static void t_statfs(void)
 	CHECK(st.f_ffree < st.f_files && st.f_files > 100);
 }
 
+/* On a read-only mount, chmod, fchmod and utimensat answer -EROFS and change nothing. */
+static void t_attrs_refused_read_only(void)
+{
+	struct stat64 st;
+	int fd;
+
+	CHECK(SYS2(__NR_chmod, at("small.txt"), 0600) == -EROFS);
+	CHECK(set_times(at("small.txt"), ATTRS_ATIME, ATTRS_MTIME, 0) == -EROFS);
+	fd = gt_open(at("small.txt"), O_RDONLY);
+	CHECK(fd >= 0 && SYS2(__NR_fchmod, fd, 0600) == -EROFS);
+	gt_close(fd);
+	CHECK(SYS2(__NR_stat64, at("small.txt"), &st) == 0 && st.st_mode == (S_IFREG | 0644));
+	CHECK(st.st_mtime != ATTRS_MTIME);
+}
+
 static void t_read_only_mount(void)
 {
 	CHECK(umnt() == 0);
@@ -381,6 +543,7 @@ static void t_read_only_mount(void)
 	CHECK(SYS2(__NR_mkdir, "/mnt/newdir", 0755) == -EROFS);
 	CHECK(SYS1(__NR_unlink, "/mnt/small.txt") == -EROFS);
 	CHECK(SYS2(__NR_truncate, "/mnt/small.txt", 0) == -EROFS);
+	t_attrs_refused_read_only();
 	CHECK(umnt() == 0);
 	CHECK(mnt_rw() == 0);
 }
@@ -397,11 +560,19 @@ static void t_leave_files_for_host(void)
 	CHECK(SYS1(__NR_fsync, fd) == 0);
 	gt_close(fd);
 	CHECK(SYS0(__NR_sync) == 0);
+	/* After the sync, no umount: the inode's buffer must carry them to the power off's write. */
+	CHECK(SYS2(__NR_chmod, "/mnt/persist.txt", 0604) == 0);
+	CHECK(set_times("/mnt/persist.txt", PERSIST_ATIME, PERSIST_MTIME, 0) == 0);
 	/* Left mounted on purpose: the power off must write what is still dirty. */
 }
 
 static void t_files_survived(void)
 {
+	struct stat64 st;
+
+	CHECK(SYS2(__NR_stat64, "/mnt/persist.txt", &st) == 0);
+	CHECK(st.st_mode == (S_IFREG | 0604) && st.st_atime == PERSIST_ATIME && st.st_mtime == PERSIST_MTIME);
+	CHECK(SYS2(__NR_stat64, "/mnt/large.bin", &st) == 0 && st.st_size == 3 * GIB + 10);
 	CHECK(read_all("/mnt/persist.txt", back, 100) == 21 && memcmp(back, "survives a power off\n", 21) == 0);
 	fill(buf, WRITTEN_LEN, 0, 4);
 	CHECK(read_all("/mnt/written.bin", back, sizeof(back)) == WRITTEN_LEN);
@@ -437,12 +608,25 @@ static void probe_corrupt(int mount_result)
 	printf("ext2test: probe done\n");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	int m;
 	struct stat64 st;
 
 	gt_start("ext2test");
+	/* The tests whose answers are Linux's, on Linux's ext2 (tools/test/cases/57_ext2.py, linux_run). */
+	if (argc == 3 && strcmp(argv[1], "--linux") == 0) {
+		root = argv[2];
+		gt_run("chmod_utimes_reach_disk", t_chmod_utimes_reach_disk);
+		gt_run("xattr_blocks_freed", t_xattr_blocks_freed);
+		gt_run("files_past_2_gib", t_files_past_2_gib);
+		gt_finish();
+	}
+	if (argc == 3 && strcmp(argv[1], "--linux-ro") == 0) {
+		root = argv[2];
+		gt_run("attrs_refused_read_only", t_attrs_refused_read_only);
+		gt_finish();
+	}
 	m = mnt_rw();
 	if (SYS2(__NR_stat64, "/mnt/VFSTEST", &st) == 0) {
 		gt_run("vfstest_on_ext2_no_leaks", t_vfstest_on_ext2);
@@ -471,6 +655,9 @@ int main(void)
 	gt_run("rename_link_unlink_dirs", t_rename_link_unlink_dirs);
 	gt_run("unlink_open_file", t_unlink_open_file);
 	gt_run("many_files", t_many_files);
+	gt_run("chmod_utimes_reach_disk", t_chmod_utimes_reach_disk);
+	gt_run("xattr_blocks_freed", t_xattr_blocks_freed);
+	gt_run("files_past_2_gib", t_files_past_2_gib);
 	gt_run("triple_indirect_sparse", t_triple_indirect_sparse);
 	gt_run("full_disk_enospc", t_full_disk_enospc);
 	gt_run("read_only_mount", t_read_only_mount);

@@ -30,6 +30,12 @@
 #ifndef __NR_kill
 #define __NR_kill 37
 #endif
+#ifndef __NR_mmap2
+#define __NR_mmap2 192
+#endif
+#ifndef __NR_munmap
+#define __NR_munmap 91
+#endif
 
 #define RUSAGE_SELF     0
 #define RUSAGE_CHILDREN (-1)
@@ -329,6 +335,31 @@ static void t_proc_loadavg_format(void)
 	CHECK(last >= pid);
 }
 
+/* The other files the tools read: /proc/version, /proc/cmdline, /proc/filesystems, /proc/vmstat. */
+static void t_proc_system_files(void)
+{
+	int64_t faults0;
+	char *mem;
+
+	SKIP_IF(gt_read_file("/proc/version", text, sizeof(text)) <= 0, "no /proc");
+	CHECK(gt_strstr(text, " version ") != NULL);
+	CHECK(gt_read_file("/proc/cmdline", text, sizeof(text)) > 0 && text[strlen(text) - 1] == '\n');
+	CHECK(gt_read_file("/proc/filesystems", text, sizeof(text)) > 0);
+	CHECK(gt_strstr(text, "nodev\tproc\n") != NULL);
+	CHECK(gt_read_file("/proc/vmstat", text, sizeof(text)) > 0);
+	CHECK(field_after("nr_free_pages", 0) > 0 && field_after("pgpgin", 0) >= 0);
+	faults0 = field_after("pgfault", 0);
+	CHECK(faults0 > 0);
+	/* 64 new pages touched: 64 page faults at least. */
+	mem = (char *)gt_syscall6(__NR_mmap2, 0, 64 * 4096, 3 /* PROT_READ|WRITE */, 0x22 /* PRIVATE|ANON */, -1, 0);
+	CHECK((uintptr_t)mem < 0xfffff000u);
+	for (int i = 0; i < 64; i++)
+		mem[i * 4096] = 1;
+	SYS2(__NR_munmap, mem, 64 * 4096);
+	CHECK(gt_read_file("/proc/vmstat", text, sizeof(text)) > 0);
+	CHECK(field_after("pgfault", 0) >= faults0 + 64);
+}
+
 /* ---- the load average ------------------------------------------------------------------------- */
 
 static int load_check(int seconds, int min_hundredths)
@@ -378,5 +409,6 @@ int main(int argc, char **argv)
 	gt_run("proc_stat", t_proc_stat);
 	gt_run("proc_pid_stat", t_proc_pid_stat);
 	gt_run("proc_loadavg_format", t_proc_loadavg_format);
+	gt_run("proc_system_files", t_proc_system_files);
 	gt_finish();
 }

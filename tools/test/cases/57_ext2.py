@@ -2,7 +2,8 @@
 mke2fs -d from a folder, lock-order checker on; then on the host e2fsck -fn must find the image clean and
 debugfs must read back what smpix wrote, byte for byte; a second boot reads it after the power off. Then
 copies of a small image with random bytes in the superblock, a group descriptor, an inode and a directory
-block: mounting or using each must answer an errno, never panic or hang. The fuzzer's corrupt images (random
+block: mounting or using each must answer an errno, never panic or hang. The tests whose answers are Linux's,
+by the same binary on this host's ext2 (a loop mount, where the host allows one). The fuzzer's corrupt images (random
 structures, four disks a boot, /bin/ext2fuzz walking, writing and removing in each); vfstest with its
 working directory on ext2, e2fsck -fn clean after it; 10,000 files in one directory (SMPIX_EXT2_MANY=1)."""
 import os
@@ -45,6 +46,9 @@ def make_image(h, label, normal=True, mib=16, marker=None):
             f.write(fill(400 * KIB, 0, 1))
         os.symlink("small.txt", os.path.join(src, "fastlink"))
         os.symlink("/mnt" + "/." * 40 + "/small.txt", os.path.join(src, "slowlink"))
+        for name in XATTR_FILES:
+            with open(os.path.join(src, name), "wb") as f:
+                f.write(b"xattr\n")
     else:
         with open(os.path.join(src, "victim.txt"), "wb") as f:
             f.write(b"victim\n" * 300)
@@ -55,7 +59,34 @@ def make_image(h, label, normal=True, mib=16, marker=None):
     subprocess.run(["python3", MKDISK, img, str(mib), "--root", src], check=True,
                    env=dict(os.environ, PATH=os.environ.get("PATH", "") + ":" + ":".join(SBIN)))
     shutil.rmtree(src)
+    if normal and not marker:
+        with_xattrs_no_large_file(img)
     return img
+
+
+XATTR_FILES = ("xattr-own.txt", "xattr-a.txt", "xattr-b.txt")
+
+
+def with_xattrs_no_large_file(img):
+    """What mke2fs -d cannot make, made with debugfs: a block of extended attributes for xattr-own.txt,
+    one shared by xattr-a.txt and xattr-b.txt (its header's count made 2, as Linux's mbcache would share
+    it), for ext2test's xattr_blocks_freed; and large_file cleared, which files_past_2_gib must set again.
+    (A value too long for the inode's 256 bytes goes to a block.)"""
+    part = partition(img)
+    big = "x" * 300
+    debugfs_w(part, [f"ea_set /xattr-own.txt user.smpix {big}", f"ea_set /xattr-a.txt user.smpix {big}",
+                     "feature -large_file"])
+    block = int(re.search(r"File ACL: (\d+)", debugfs(part, "stat /xattr-a.txt").decode()).group(1))
+    debugfs_w(part, [f"sif /xattr-b.txt file_acl {block}", "sif /xattr-b.txt blocks 4"])
+    with open(part, "r+b") as f:
+        f.seek(block * KIB + 4)                 # struct ext2_xattr_header's h_refcount
+        f.write((2).to_bytes(4, "little"))
+    put_partition(img, part)
+
+
+def debugfs_w(part, cmds):
+    subprocess.run([tool("debugfs"), "-w", "-f", "-", part], input="\n".join(cmds) + "\n", text=True,
+                   capture_output=True, check=True)
 
 
 def partition(img):
@@ -101,6 +132,26 @@ def record_run(h, name, q, min_tests, patterns=()):
     record_suite_boot(h, name, "ext2test", q, min_tests, patterns)
 
 
+def inode_fields(part, path):
+    """debugfs stat's mode, atime, mtime, size and File ACL of path."""
+    out = debugfs(part, f"stat {path}").decode(errors="replace")
+    fields = {}
+    for key, pattern in (("mode", r"Mode:\s+(\d+)"), ("atime", r"atime: 0x([0-9a-f]+)"),
+                         ("mtime", r"mtime: 0x([0-9a-f]+)"), ("size", r"Size: (\d+)"), ("acl", r"File ACL: (\d+)")):
+        m = re.search(pattern, out)
+        fields[key] = int(m.group(1), 8 if key == "mode" else 16 if "time" in key else 10) if m else None
+    return fields
+
+
+def check_inodes(h, name, part, want):
+    """want: {path: {field: value}}, each compared with debugfs stat."""
+    problems = []
+    for path, fields in want.items():
+        got = inode_fields(part, path)
+        problems += [f"{path} {k} {got[k]!r}, not {v!r}" for k, v in fields.items() if got[k] != v]
+    h.record(name, not problems, "; ".join(problems))
+
+
 def main_run(h):
     name = "ext2test[smp2]"
     if not h.wanted(name):
@@ -109,8 +160,24 @@ def main_run(h):
         h.skip(name, "no e2fsprogs (mke2fs, e2fsck, debugfs): tools/build/deps.sh")
         return
     img = make_image(h, "main")
-    record_run(h, name, boot(h, "main", img), min_tests=11)
+    part = fsck_clean(h, f"{name} e2fsck -fn clean before the run, with xattr blocks, no large_file (host)", img)
+    shared = inode_fields(part, "/xattr-a.txt")["acl"]
+    h.record(f"{name} the image has an xattr block shared by two files (host)",
+             bool(shared) and inode_fields(part, "/xattr-b.txt")["acl"] == shared and inode_fields(
+                 part, "/xattr-own.txt")["acl"] not in (0, None, shared), f"File ACL {shared}")
+    record_run(h, name, boot(h, "main", img), min_tests=14)
     part = fsck_clean(h, f"{name} e2fsck -fn clean after the run (host)", img)
+    # ext2test.c's ATTRS_* and PERSIST_* (persist.txt's were set after the last sync: the power off wrote them)
+    check_inodes(h, f"{name} chmod, fchmod, utimensat on the disk: debugfs stat (host)", part, {
+        "/attrs.txt": {"mode": 0o640, "atime": 1000000000, "mtime": 1234567890},
+        "/attrdir": {"mode": 0o1750}, "/fastlink": {"atime": 1000000000, "mtime": 1234567890},
+        "/persist.txt": {"mode": 0o604, "atime": 1111111111, "mtime": 1222222222},
+        "/large.bin": {"size": 3 * 1024 ** 3 + 10}})
+    features = debugfs(part, "features").decode(errors="replace")
+    h.record(f"{name} a file past 2 GiB set large_file again (host)", "large_file" in features, features.strip())
+    gone = [f for f in XATTR_FILES if b"File not found" in subprocess.run(
+        [tool("debugfs"), "-R", f"stat /{f}", part], capture_output=True).stderr]
+    h.record(f"{name} the xattr files are gone (host)", len(gone) == len(XATTR_FILES), f"gone: {gone}")
     got = debugfs(part, "cat /written.bin")
     h.record(f"{name} debugfs reads written.bin byte for byte (host)", got == fill(300 * KIB, 0, 4),
              f"{len(got)} bytes")
@@ -119,6 +186,49 @@ def main_run(h):
     record_run(h, f"{name} second boot", boot(h, "main-reboot", img, timeout=180), min_tests=2,
                patterns=[r"^ext2test: second boot"])
     fsck_clean(h, f"{name} e2fsck -fn clean after the second boot (host)", img)
+
+
+def linux_run(h):
+    """The same i386 binary on Linux's ext2 (this host's kernel): `ext2test --linux DIR` on a loop mount of an
+    image made as for the main run (chmod and utimensat on the disk, xattr blocks freed, files past 2 GiB and
+    the LFS rule), then `--linux-ro DIR` mounted read-only (-EROFS); then e2fsck -fn and debugfs as after
+    smpix's run. Mounting needs root and loop devices: where the host has neither, a SKIP."""
+    name = "linux: ext2test --linux on this host's ext2 (a loop mount)"
+    if not h.wanted(name) or not tool("debugfs"):
+        return
+    import linuxref
+    runs_i386, why = linuxref.host_runs_i386(h)
+    if not runs_i386:
+        h.skip(name, why)
+        return
+    if os.geteuid() != 0 or not shutil.which("mount"):
+        h.skip(name, "mounting an image on a loop device needs root")
+        return
+    part = partition(make_image(h, "linux"))
+    exe = os.path.join(h.BUILD, "ubin", "ext2test")
+    with tempfile.TemporaryDirectory(prefix="ext2-linux-") as mnt:
+        for options, mode in (("loop", "--linux"), ("loop,ro", "--linux-ro")):
+            r = subprocess.run(["mount", "-t", "ext2", "-o", options, part, mnt], capture_output=True, text=True)
+            if r.returncode != 0:
+                h.skip(name, f"this host cannot mount a loop device: {r.stderr.strip()}")
+                return
+            try:
+                p = subprocess.run([exe, mode, mnt], capture_output=True, text=True, timeout=120)
+            finally:
+                if subprocess.run(["umount", mnt]).returncode != 0:
+                    subprocess.run(["umount", "-l", mnt])
+            out = p.stdout
+            for test, status, rest in re.findall(r"^ext2test: (\S+) (ok|FAIL)(.*)$", out, re.M):
+                h.record(f"{name} {mode} {test}", status == "ok", rest.strip())
+            h.record(f"{name} {mode} summary, exit 0",
+                     p.returncode == 0 and bool(re.search(r"^ext2test: summary \d+ passed, 0 failed$", out, re.M)),
+                     f"status {p.returncode}: {(out + p.stderr).strip()[-300:]!r}")
+    r = subprocess.run([tool("e2fsck"), "-fn", part], capture_output=True, text=True)
+    h.record(f"{name} e2fsck -fn clean after it", r.returncode == 0,
+             (r.stdout + r.stderr).strip().replace("\n", " | ")[-600:])
+    check_inodes(h, f"{name} debugfs stat shows what smpix's run shows", part, {
+        "/attrs.txt": {"mode": 0o640, "atime": 1000000000, "mtime": 1234567890},
+        "/attrdir": {"mode": 0o1750}, "/large.bin": {"size": 3 * 1024 ** 3 + 10}})
 
 
 def corrupt(h, base, label, where, length, rng):
@@ -232,7 +342,8 @@ def many_run(h):
 
 def fuzz_base(h):
     """A 4 MiB image with something of every kind: files with indirect blocks, a directory of several blocks,
-    nested directories, fast and slow symlinks."""
+    nested directories, fast and slow symlinks, files with a block of extended attributes (one their own, two
+    sharing one: with_xattrs_no_large_file())."""
     d = os.path.join(h.BUILD, "ext2-tests")
     os.makedirs(d, exist_ok=True)
     src = tempfile.mkdtemp(prefix="ext2fuzz-", dir=d)
@@ -246,10 +357,14 @@ def fuzz_base(h):
         f.write(b"deep\n")
     os.symlink("big.bin", os.path.join(src, "fastlink"))
     os.symlink("/mnt" + "/." * 40 + "/a/b/c/deep.txt", os.path.join(src, "slowlink"))
+    for name in XATTR_FILES:
+        with open(os.path.join(src, name), "wb") as f:
+            f.write(b"xattr\n")
     img = os.path.join(d, "fuzz-base.img")
     subprocess.run(["python3", MKDISK, img, "4", "--root", src], check=True,
                    env=dict(os.environ, PATH=os.environ.get("PATH", "") + ":" + ":".join(SBIN)))
     shutil.rmtree(src)
+    with_xattrs_no_large_file(img)
     return img
 
 
@@ -313,6 +428,7 @@ def fuzz_run(h, boots=3, seed=int(os.environ.get("SMPIX_EXT2_FUZZ_SEED", "1"))):
 
 def run(h):
     main_run(h)
+    linux_run(h)
     fuzz_run(h)
     vfstest_run(h)
     many_run(h)

@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""make bench's disk part (issue 32): the block lock's three eras, two disks on two CPUs.
+
+Two images, hda on IDE channel 0 and hdc on channel 1 (each made by tools/build/mkdisk.py: an MBR,
+ext2 on partition 1, a raw scratch partition 2), booted with -smp 2 and init=/bin/sysbench in its disk
+mode (user/bench/diskbench.c):
+
+  - the scaling: for each of blk_lock=bkl (2.0), global (2.2/2.4's io_request_lock) and queue (2.6, a
+    lock per queue), BOOTS boots, the eras interleaved (bkl, global, queue, bkl, ...). In each boot,
+    ROUNDS rounds of: one process writing MIB MiB to /dev/hda2, then reading it back, alone; then two,
+    one per CPU, the second on /dev/hdc2. The disk count takes turns within rounds (1, 2, then 2, 1) so
+    that a slow spell of the host does not always fall on the same count. A round's speedup is the two
+    processes' MB/s (together) over the one's, measured a few seconds apart in one boot; a boot's is the
+    median of its rounds; an era's the median over its boots.
+  - the file: one boot (blk_lock=queue, smpix's default), a FILE_MIB MiB file on hda1's ext2 written
+    and fsync()ed, then unmounted, mounted again and read back (no block of it cached).
+
+Every read is of blocks in no cache (sysbench asks BLKFLSBUF, or unmounts, first); every write is timed
+to the end of its fsync(). MB/s is 10^6 bytes a second.
+
+The target, judged on the speedups: the queue locks let two disks keep (about) their throughput,
+while under the two single locks the second disk makes both slower. In numbers: queue's speedup at
+least JUDGE_MARGIN times each other era's, for writes and for reads, and the two single-lock eras below
+1. Under QEMU's TCG the IDE controller is emulated under QEMU's own big lock (every port access takes
+it) by one thread, so even queue's two disks cannot double what one does; the table says how close
+they come.
+
+Writes build/bench/disk.json (every boot, every round) and disk.md, and puts the table into
+build/bench/results.md (make bench's) between two marker lines when that file exists. Exit status 1 if
+a boot went wrong or the target was missed.
+
+Environment (make passes them): BENCH_DISK_BOOTS=3, BENCH_DISK_ROUNDS=3, BENCH_DISK_MIB=1 (per disk
+and run), BENCH_DISK_FILE_MIB=64 (0: no file boot), BENCH_DISK_FILE_ROUNDS=1, BENCH_DISK_TIMEOUT=600
+(seconds, each boot), MEM=128, ACCEL=tcg.
+"""
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "test"))
+import harness as h  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MKDISK = os.path.join(os.path.dirname(HERE), "build", "mkdisk.py")
+OUT = os.path.join(h.BUILD, "bench")
+IMAGES = os.path.join(OUT, "disk")
+ERAS = ("bkl", "global", "queue")
+ERA_NAMES = {"bkl": "2.0: the BKL (+ io_request_lock)", "global": "2.2/2.4: io_request_lock",
+             "queue": "2.6: a lock per queue"}
+IMAGE_MIB = 128                 # hda1 about 95 MiB of ext2 (room for the 64 MiB file), hda2 32 MiB raw
+CPUS = 2
+JUDGE_MARGIN = 1.25
+LINE = re.compile(r"^sysbench: (\w+) round=(\d+) ops=(\d+) value=(\d+(?:\.\d+)?)$", re.M)
+DONE = re.compile(r"^sysbench: done status=(\d+)$", re.M)
+ERROR = re.compile(r"^sysbench: error .*$", re.M)
+MARK_BEGIN = "<!-- make bench disk: begin -->"
+MARK_END = "<!-- make bench disk: end -->"
+
+
+def env_int(name, default):
+    return int(os.environ.get(name, "") or default)
+
+
+def make_images():
+    """Fresh hda and hdc (sparse files: cheap), each with an empty ext2 on partition 1."""
+    os.makedirs(IMAGES, exist_ok=True)
+    empty = os.path.join(IMAGES, "empty-root")
+    os.makedirs(empty, exist_ok=True)
+    paths = []
+    for name in ("hda", "hdc"):
+        path = os.path.join(IMAGES, f"{name}.img")
+        if os.path.exists(path):
+            os.remove(path)
+        subprocess.run([sys.executable, MKDISK, path, str(IMAGE_MIB), "--root", empty], check=True,
+                       env=dict(os.environ, PATH=os.environ.get("PATH", "") + ":/usr/sbin:/sbin"))
+        paths.append(path)
+    return paths
+
+
+def boot(label, era, disk_args, images, accel, mem, timeout):
+    """One boot of init=/bin/sysbench in disk mode: {figure: [value by round]} and what went wrong."""
+    append = f"init=/bin/sysbench blk_lock={era} sysbench_disk={','.join(disk_args)}"
+    t0 = time.monotonic()
+    q = h.Qemu(f"bench-disk-{label}", append=append, cpus=CPUS, mem=mem, accel=accel, timeout=timeout,
+               disks=[images[0], None, images[1]])
+    try:
+        q.expect(DONE.pattern)
+        q.wait_exit()
+    finally:
+        q.kill()
+    out = q.output
+    rounds, problems = {}, []
+    for name, r, _, value in LINE.findall(out):
+        rounds.setdefault(name, {})[int(r)] = float(value)
+    done = DONE.search(out)
+    if not done:
+        problems.append("no done line" + (" (timeout)" if q.timed_out else ""))
+    elif done.group(1) != "0":
+        problems.append(f"sysbench status {done.group(1)}")
+    if not re.search(r"^block: request queues locked by " + {"bkl": "the BKL", "global": "io_request_lock",
+                                                               "queue": "their own locks"}[era], out, re.M):
+        problems.append(f"the kernel did not say blk_lock={era}")
+    problems += ERROR.findall(out) + h.bad_lines(out)[:3]
+    return {"label": label, "era": era, "append": append, "wall_s": round(time.monotonic() - t0, 1),
+            "rounds": rounds, "problems": problems}
+
+
+def boot_speedups(result):
+    """{write|read: (MB/s 1 disk, MB/s 2 disks, speedup)} of one boot: medians over its rounds, the
+    speedup round by round (both counts of a round run seconds apart)."""
+    out = {}
+    for op in ("write", "read"):
+        one, two = result["rounds"].get(f"raw_{op}_mbs_d1", {}), result["rounds"].get(f"raw_{op}_mbs_d2", {})
+        both = sorted(set(one) & set(two))
+        if both:
+            out[op] = (statistics.median(one[r] for r in both), statistics.median(two[r] for r in both),
+                       statistics.median(two[r] / one[r] for r in both if one[r] > 0))
+    return out
+
+
+def summarize(results):
+    """{era: {op: (median 1-disk MB/s, median 2-disk MB/s, median speedup, min, max speedup)}}."""
+    table = {}
+    for era in ERAS:
+        per = [boot_speedups(r) for r in results if r["era"] == era and r["label"] != "file"]
+        for op in ("write", "read"):
+            got = [b[op] for b in per if op in b]
+            if got:
+                speedups = [g[2] for g in got]
+                table.setdefault(era, {})[op] = (statistics.median(g[0] for g in got),
+                                                 statistics.median(g[1] for g in got),
+                                                 statistics.median(speedups), min(speedups), max(speedups))
+    return table
+
+
+def judge(table):
+    """(met, [sentences]): queue's speedup JUDGE_MARGIN times each other era's, theirs below 1."""
+    met, words = True, []
+    for op in ("write", "read"):
+        q = table.get("queue", {}).get(op)
+        others = {e: table.get(e, {}).get(op) for e in ("bkl", "global")}
+        if not q or not all(others.values()):
+            return False, [f"{op}: not every era was measured"]
+        for era, o in others.items():
+            ok = q[2] >= JUDGE_MARGIN * o[2] and o[2] < 1.0
+            met &= ok
+            words.append(f"{op}: queue {q[2]:.2f}x against {era} {o[2]:.2f}x: "
+                         + ("met" if ok else f"MISSED (want queue >= {JUDGE_MARGIN} x {era}, {era} < 1)"))
+        words.append(f"{op}: under queue two disks do {q[2]:.2f} times what one does"
+                     + (" (they scale)" if q[2] >= 1.3 else
+                        " (they do not scale here: see docs/performance.md, \"Disks\")"))
+    return met, words
+
+
+def write_md(facts, cfg, table, file_figs, results, verdict):
+    met, words = verdict
+    lines = [MARK_BEGIN, "## Disks: the block lock's three eras, two disks on two CPUs (make bench)", "",
+             f"- {facts['qemu']}, accelerator {facts['accel']}, -smp {CPUS}, -m {cfg['mem']}; two IDE disks, "
+             "hda on channel 0 (IRQ 14, CPU 0), hdc on channel 1 (IRQ 15, CPU 1)",
+             f"- host: {facts['host']} ({facts['system']}, {facts['cores']} cores); load average "
+             f"{cfg['load_before']} before, {cfg['load_after']} after",
+             f"- {cfg['boots']} boots per era, interleaved; {cfg['rounds']} rounds per boot of {cfg['mib']} MiB per "
+             "disk and run, /dev/hda2 (and /dev/hdc2); reads after BLKFLSBUF (no block cached), writes "
+             "timed to the end of fsync(); MB/s = 10^6 bytes/s",
+             "- speedup: the two processes' MB/s together over the one's, round by round in one boot; the "
+             "median of a boot's rounds, then over the boots (lowest and highest boot in brackets)",
+             f"- date: {facts['date']}", "",
+             "| era (blk_lock=) | write, 1 disk | write, 2 disks | write speedup | read, 1 disk | read, 2 disks "
+             "| read speedup |", "|---|---|---|---|---|---|---|"]
+    for era in ERAS:
+        row = [f"{ERA_NAMES[era]} (`{era}`)"]
+        for op in ("write", "read"):
+            t = table.get(era, {}).get(op)
+            row += ([f"{t[0]:.1f} MB/s", f"{t[1]:.1f} MB/s", f"{t[2]:.2f}x ({t[3]:.2f}-{t[4]:.2f})"]
+                    if t else ["-", "-", "-"])
+        lines.append("| " + " | ".join(row) + " |")
+    if file_figs:
+        lines += ["", f"A {cfg['file_mib']} MiB file on ext2 (hda1, blk_lock=queue, 64 KiB write()s then fsync(); "
+                  "read after umount and mount): " + ", ".join(f"{k} {v:.1f} MB/s" for k, v in file_figs.items()) + "."]
+    lines += ["", f"Target ({'met' if met else 'MISSED'}): " + "; ".join(words) + "."]
+    bad = [r for r in results if r["problems"]]
+    for r in bad:
+        lines.append(f"- boot {r['label']}: " + "; ".join(r["problems"][:4]))
+    lines += [MARK_END]
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(OUT, "disk.md"), "w") as f:
+        f.write(text)
+    return text
+
+
+def splice_into_results(section):
+    path = os.path.join(OUT, "results.md")
+    if not os.path.exists(path):
+        return False
+    with open(path) as f:
+        text = f.read()
+    text = re.sub(re.escape(MARK_BEGIN) + r"[\s\S]*?" + re.escape(MARK_END) + r"\n?", "", text)
+    with open(path, "w") as f:
+        f.write(text.rstrip("\n") + "\n\n" + section)
+    return True
+
+
+def load_average():
+    try:
+        return " ".join(open("/proc/loadavg").read().split()[:3])
+    except OSError:
+        return "unknown"
+
+
+def main():
+    import bench
+    h.LOCKDEP_BOOTS = False     # measured boots: the lock-order checker would cost them time
+    accel = os.environ.get("ACCEL", "") or "tcg"
+    cfg = {"boots": env_int("BENCH_DISK_BOOTS", 3), "rounds": env_int("BENCH_DISK_ROUNDS", 3),
+           "mib": env_int("BENCH_DISK_MIB", 1), "file_mib": env_int("BENCH_DISK_FILE_MIB", 64),
+           "file_rounds": env_int("BENCH_DISK_FILE_ROUNDS", 1), "mem": env_int("MEM", 128),
+           "timeout": env_int("BENCH_DISK_TIMEOUT", 600), "load_before": load_average()}
+    if not os.path.exists(h.KERNEL):
+        sys.exit(f"bench-disk: {h.KERNEL} is missing: run make first")
+    facts = bench.host_facts(accel)
+    images = make_images()
+    raw = ["-S", str(cfg["mib"]), "-r", str(cfg["rounds"]), "/dev/hda2", "/dev/hdc2"]
+    print(f"bench-disk: {facts['qemu']}, accel {accel}, -smp {CPUS}; {cfg['boots']} boots of each of "
+          f"blk_lock={'/'.join(ERAS)}, {cfg['rounds']} rounds of {cfg['mib']} MiB per disk", flush=True)
+    results = []
+    for n in range(1, cfg["boots"] + 1):
+        for era in ERAS:
+            r = boot(f"{era}-{n}", era, raw, images, accel, cfg["mem"], cfg["timeout"])
+            results.append(r)
+            s = boot_speedups(r)
+            print(f"  {era:6} boot {n}: " + ", ".join(f"{op} {v[0]:.1f} -> {v[1]:.1f} MB/s ({v[2]:.2f}x)"
+                                                       for op, v in s.items())
+                  + f"; {r['wall_s']:.0f} s" + (": " + "; ".join(r["problems"][:3]) if r["problems"] else ""),
+                  flush=True)
+    file_figs = {}
+    if cfg["file_mib"]:
+        r = boot("file", "queue", ["-M", "/dev/hda1", "-D", "/mnt", "-s", str(cfg["file_mib"]),
+                                   "-r", str(cfg["file_rounds"])], images, accel, cfg["mem"], cfg["timeout"])
+        results.append(r)
+        for key in ("file_write_mbs", "file_read_mbs"):
+            if r["rounds"].get(key):
+                file_figs[key] = statistics.median(r["rounds"][key].values())
+        print(f"  file  : " + ", ".join(f"{k} {v:.1f}" for k, v in file_figs.items()) + f"; {r['wall_s']:.0f} s"
+              + (": " + "; ".join(r["problems"][:3]) if r["problems"] else ""), flush=True)
+    cfg["load_after"] = load_average()
+    table = summarize(results)
+    verdict = judge(table)
+    with open(os.path.join(OUT, "disk.json"), "w") as f:
+        json.dump({"facts": facts, "config": cfg, "boots": results, "table": table, "file": file_figs,
+                   "target_met": verdict[0]}, f, indent=1)
+    section = write_md(facts, cfg, table, file_figs, results, verdict)
+    print(section)
+    spliced = splice_into_results(section)
+    print("bench-disk: wrote build/bench/disk.json, disk.md" + ("; and the table into results.md" if spliced else ""))
+    return 0 if verdict[0] and not any(r["problems"] for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
