@@ -8,6 +8,7 @@
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/process/proc.h"
+#include "kernel/sched/loadavg.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscall/handlers.h"
 #include "kernel/sched/task.h"
@@ -70,8 +71,12 @@ static unsigned count_processes(void)
 long sys_sysinfo(void *ubuf)
 {
 	struct sysinfo si;
+	uint32_t avg[3];
 
 	memset(&si, 0, sizeof(si));
+	loadavg_get(avg);
+	for (int i = 0; i < 3; i++)
+		si.loads[i] = avg[i] << (16 - FSHIFT);  /* sysinfo's loads have 16 bits of fraction */
 	si.uptime = (int32_t)(clock_ns() / 1000000000ULL);
 	si.totalram = pmm_usable_count();
 	si.freeram = pmm_free_count();

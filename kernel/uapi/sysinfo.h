@@ -6,7 +6,7 @@
 
 struct sysinfo {
 	int32_t uptime;                 /* seconds since boot */
-	uint32_t loads[3];              /* load averages (smpix: 0) */
+	uint32_t loads[3];              /* the 1, 5, 15 minute load averages, 16 bits of fraction */
 	uint32_t totalram;              /* memory the page allocator manages */
 	uint32_t freeram;               /* of which free now */
 	uint32_t sharedram, bufferram, totalswap, freeswap;    /* smpix: 0 */

@@ -12,6 +12,7 @@
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "kernel/syscall/dispatch.h"
+#include "kernel/time/timer.h"
 #include "kernel/trace/trace.h"
 #include "kernel/x86/x86.h"
 
@@ -94,8 +95,13 @@ static void handle_interrupt(struct trapframe *tf)
 	else
 		printk("trap: unexpected vector %u on CPU %d\n", tf->trapno, c->id);
 	c->irq_nesting--;
-	/* Handlers run with interrupts off, so no tick sees them: they are timed (kernel/time/cputime.c). */
-	c->irq_cycles += rdtsc() - start;
+	/*
+	 * Handlers run with interrupts off, so no tick sees them: they are timed
+	 * (kernel/time/cputime.c). At most a tick's worth each: a handler that
+	 * seems to take longer was a vCPU the host stopped inside it, which is
+	 * steal, not interrupt time.
+	 */
+	c->irq_cycles += MIN(rdtsc() - start, timer_cycles_per_tick());
 }
 
 /*

@@ -30,6 +30,9 @@
 #ifndef __NR_kill
 #define __NR_kill 37
 #endif
+#ifndef __NR_sysinfo
+#define __NR_sysinfo 116
+#endif
 #ifndef __NR_mmap2
 #define __NR_mmap2 192
 #endif
@@ -129,7 +132,12 @@ static void t_getpid_loop_is_sys(void)
 	usage_us(RUSAGE_SELF, &u1, &s1);
 	printf("timetest: getpid loop: user %d ms, sys %d ms\n", (int)((u1 - u0) / 1000), (int)((s1 - s0) / 1000));
 	CHECK((u1 - u0) + (s1 - s0) >= 1450000);
-	CHECK((s1 - s0) >= 5 * ((u1 - u0) + (s1 - s0)) / 10);
+	/*
+	 * Mostly the kernel's: 85-95% on an idle host. A host busy enough to stop
+	 * the vCPUs for long spells leaves few ticks and a noisier split (50% seen
+	 * with the host's load at 10), still far from the CPU loop's ~0%.
+	 */
+	CHECK((s1 - s0) >= 4 * ((u1 - u0) + (s1 - s0)) / 10);
 }
 
 static void t_sleeper_is_neither(void)
@@ -366,7 +374,8 @@ static int load_check(int seconds, int min_hundredths)
 {
 	int pids[2];
 	const char *p = text;
-	int whole = 0, frac = 0;
+	int whole = 0, frac = 0, sys_hundredths;
+	struct { int32_t uptime; uint32_t loads[3]; uint32_t rest[16]; } si;
 
 	gt_start("timetest");
 	for (int i = 0; i < 2; i++) {
@@ -377,6 +386,7 @@ static int load_check(int seconds, int min_hundredths)
 	}
 	gt_msleep(seconds * 1000);
 	gt_read_file("/proc/loadavg", text, sizeof(text));
+	SYS1(__NR_sysinfo, &si);
 	for (int i = 0; i < 2; i++) {
 		SYS2(__NR_kill, pids[i], SIGKILL);
 		gt_wait(pids[i]);
@@ -386,6 +396,13 @@ static int load_check(int seconds, int min_hundredths)
 	if (*p == '.')
 		frac = (p[1] - '0') * 10 + (p[2] - '0');
 	printf("timetest: load after %d s with two spinners: %s", seconds, text);
+	/* sysinfo(2)'s loads (16 bits of fraction, busybox's uptime reads them) say the same, to a hundredth. */
+	sys_hundredths = (int)(((uint64_t)si.loads[0] * 100 + 32768) >> 16);
+	if (sys_hundredths < whole * 100 + frac - 2 || sys_hundredths > whole * 100 + frac + 2) {
+		printf("timetest: load_two_spinners FAIL sysinfo says %d hundredths, /proc/loadavg %d.%02d\n",
+		       sys_hundredths, whole, frac);
+		return 1;
+	}
 	if (whole * 100 + frac >= min_hundredths) {
 		printf("timetest: load_two_spinners ok\n");
 		return 0;

@@ -1,8 +1,10 @@
 """A session of Debian's busybox-static (i386, unmodified) on smpix's shell: boot the initrd that
 `make BUSYBOX=1` builds (build/initrd-busybox.cpio), type everyday commands with busybox's applets
 (by name, or through PATH where smpix has no tool of that name), check what they print, and fail
-on any system call the kernel had to answer -ENOSYS. Skipped, with the reason, when busybox could
-not be fetched (Makefile: busybox-maybe, which leaves the reason in build/busybox.unavailable)."""
+on any system call the kernel had to answer -ENOSYS. Then busybox's top, ps, uptime (and mpstat, where
+Debian builds it) beside smpix's own while two workers fight for the BKL: they read the same /proc files
+(docs/time.md) and must show the same numbers. Skipped, with the reason, when busybox could not be
+fetched (Makefile: busybox-maybe, which leaves the reason in build/busybox.unavailable)."""
 import os
 import re
 
@@ -56,6 +58,92 @@ STEPS = [
 ]
 
 
+# busybox top's "CPU:  3% usr  96% sys   0% nic   0% idle   0% io   0% irq   0% sirq" (shares of all CPUs'
+# ticks, steal counted in the total as smpix's top counts it), and its "PID PPID USER STAT VSZ %VSZ %CPU COMMAND" lines.
+BB_CPU = re.compile(r"^CPU:\s+(\d+)% usr\s+(\d+)% sys\s+\d+% nic\s+(\d+)% idle", re.M)
+BB_TASK = re.compile(r"^\s*(\d+)\s+\d+ root\s+(\S+)\s+\d+\s+\d+%\s+(\d+)% (\S+)", re.M)
+# smpix's top: "all  %usr %sys %spin %bkl %irq %iowait %steal %idle" and "  PID CPU S  %CPU  %BKL      TIME COMMAND".
+OUR_ALL = re.compile(r"^all" + r"\s+(\d+\.\d)" * 8 + r"$", re.M)
+OUR_TASK = re.compile(r"^\s*(\d+)\s+\d+ ([A-Z])\s+(\d+\.\d)\s+(\d+\.\d)\s+\S+ (\S+)$", re.M)
+LOADS = re.compile(r"(\d+\.\d\d),? (\d+\.\d\d),? (\d+\.\d\d)")
+
+
+def check_top(h, s, name):
+    """busybox top and smpix's top, one after the other: both see the system busy in the kernel, and the
+    same two workers busy. busybox's %CPU is a share of all CPUs (so at most 50% each at -smp 2), smpix's
+    of one CPU (as procps top): 100% each."""
+    bb = s.run("busybox top -b -n 1", timeout=30) or ""
+    ours = s.run("top -b -n 1", timeout=30) or ""
+    cpu, our_cpu = BB_CPU.search(bb), OUR_ALL.search(ours)
+    why = ""
+    if not cpu or not our_cpu:
+        why = f"no CPU line in {bb!r} or no 'all' line in {ours!r}"
+    else:
+        # Busy is all but idle (and iowait, 0 here) in both. Not sys alone: the host's steal comes in
+        # bursts, and busybox top measures a tenth of a second, smpix's a whole one, one after the other.
+        bb_sys, bb_busy = int(cpu.group(2)), 100 - int(cpu.group(3))
+        our = [float(x) for x in our_cpu.groups()]
+        our_sys, our_busy = our[1], 100 - our[7] - our[5]
+        if bb_sys < 40 or our_sys < 40:
+            why = f"sys: busybox top {bb_sys}%, smpix's top {our_sys}%: not both mostly sys"
+        elif bb_busy < 80 or our_busy < 80 or abs(bb_busy - our_busy) > 15:
+            why = f"busy: busybox top {bb_busy}%, smpix's top {our_busy:.1f}%: not both busy alike"
+    h.record(f"{name}[busybox top and smpix's top: the CPUs busy, in sys, alike]", not why, why + f"\n{bb}\n{ours}")
+    bb_busy = {m.group(1) for m in BB_TASK.finditer(bb) if m.group(4) == "ioctlbench" and int(m.group(3)) >= 20}
+    our_busy = {m.group(1) for m in OUR_TASK.finditer(ours) if m.group(5) == "ioctlbench" and float(m.group(3)) >= 40}
+    h.record(f"{name}[busybox top and smpix's top: the same two workers busy]",
+             len(bb_busy) == 2 and bb_busy == our_busy, f"busybox {sorted(bb_busy)}, smpix {sorted(our_busy)}")
+
+
+def check_ps(h, s, name):
+    bb = s.run("busybox ps -o pid,stat,comm", timeout=30) or ""
+    ours = s.run("ps", timeout=30) or ""
+    bb_pids = set(re.findall(r"^\s*(\d+) \S+\s+ioctlbench$", bb, re.M))
+    our_pids = set(re.findall(r"^\s*(\d+) .* ioctlbench$", ours, re.M))
+    h.record(f"{name}[busybox ps and smpix's ps: the same three ioctlbench processes]",
+             len(bb_pids) == 3 and bb_pids == our_pids, f"busybox {bb!r}, smpix {ours!r}")
+
+
+def check_uptime(h, s, name):
+    """busybox uptime's load average (from sysinfo()) is /proc/loadavg's. Read around it: it may tick between."""
+    out = s.run("cat /proc/loadavg; busybox uptime; cat /proc/loadavg", timeout=30) or ""
+    found = LOADS.findall(out)
+    if len(found) != 3:
+        h.record(f"{name}[busybox uptime: the load average]", False, f"got {out!r}")
+        return
+    first, bb, last = found
+    # load_freq=5 takes a sample every 50 ms: between the three reads the averages may move a little.
+    near = all(min(float(a), float(c)) - 0.3 <= float(b) <= max(float(a), float(c)) + 0.3
+               for a, b, c in zip(first, bb, last))
+    h.record(f"{name}[busybox uptime: the load average is /proc/loadavg's]", near and float(bb[0]) > 0.5,
+             f"got {out!r}")
+
+
+def check_mpstat(h, s, name):
+    out = s.run("busybox mpstat -P ALL 1 1", timeout=30) or ""
+    if "applet not found" in out:
+        h.skip(f"{name}[busybox mpstat]", "Debian's busybox-static is built without mpstat")
+        return
+    rows = re.findall(r"^\S+\s+(?:all|\d+)\s+.*$", out, re.M)
+    h.record(f"{name}[busybox mpstat: a line for all and for each CPU]", len(rows) >= 3, f"got {out!r}")
+
+
+def check_time_tools(h, s, name):
+    """Two ioctlbench workers fight for the BKL while busybox's tools and smpix's look."""
+    out = s.run("ioctlbench -d bkl -p 2 -n 1000000 -w 20000 -r 1 > /dev/null &", timeout=30)
+    job = re.search(r"\[\d+\] (\d+)", out or "")
+    h.record(f"{name}[the BKL benchmark starts in the background]", job is not None, f"got {out!r}")
+    if not job:
+        return
+    s.run("sleep 2", timeout=30)        # the workers start; the load average (load_freq=5) climbs
+    check_top(h, s, name)
+    check_ps(h, s, name)
+    check_uptime(h, s, name)
+    check_mpstat(h, s, name)
+    out = s.run(f"kill -TERM -{job.group(1)}; wait; echo stopped", timeout=30)
+    h.record(f"{name}[the benchmark stops]", out is not None and out.endswith("stopped\n"), f"got {out!r}")
+
+
 def run(h):
     name = "busybox"
     if not h.wanted(name):
@@ -71,7 +159,8 @@ def run(h):
                 why = "Debian's busybox-static could not be fetched: " + lines[-1]
         h.skip(f"{name}[session]", why)
         return
-    s = Session(h, "busybox-session", initrd=initrd, timeout=240, boot_timeout=90)
+    # load_freq=5: the load average's minute passes in 0.6 s (docs/time.md), for uptime's check.
+    s = Session(h, "busybox-session", initrd=initrd, timeout=240, boot_timeout=90, append="load_freq=5")
     h.record(f"{name}[boot to the shell]", s.ok, "no '$ ' prompt")
     if not s.ok:
         s.q.kill()
@@ -80,6 +169,7 @@ def run(h):
         out = s.run(line, timeout=30)
         ok = out is not None and re.fullmatch(want, out) is not None
         h.record(f"{name}[{what}]", ok, f"typed {line!r}, got {out!r}")
+    check_time_tools(h, s, name)
     # kill from smpix's shell: the job's pid is in its "[1] PID" line.
     out = s.run("busybox sleep 30 &", timeout=30)
     m = re.search(r"\[\d+\] (\d+)", out or "")

@@ -77,7 +77,8 @@ static void sys_line(long long hundredths, const struct timing *t)
 	read_spin(&spin_us, &bkl_us);
 	spin_us -= t->spin_us;
 	bkl_us -= t->bkl_us;
-	if (spin_us < 10000) {
+	/* Only when it is worth a word: a twentieth of a second, a tenth of the system time. */
+	if (spin_us < 50000 || spin_us * 10 < hundredths * 10000) {
 		line("sys", hundredths);
 		return;
 	}
