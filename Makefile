@@ -457,22 +457,25 @@ trace: all
 		$(if $(filter-out 0,$(DISK)),--disks)
 
 # ---- the teaching labs (docs/labs/) ----------------------------------------------
-# make handout LAB=n: the student tree of lab n, with that lab's solution regions
-# (/* LABn: BEGIN name */ ... /* LABn: END */) replaced by their stubs from
-# tools/labs/labN.stubs, in build/handout-labN/ and build/handout-labN.tar.gz. make grade LAB=n: that lab's checks, in QEMU, on
-# this tree (run it in the student's tree to grade the student's work).
+# make handout LAB=n: the student tree of lab n, with the solution regions of lab n and of every
+# later lab (/* LABn: BEGIN name */ ... /* LABn: END */) replaced by their stubs from
+# tools/labs/labN.stubs, in build/handout-labN/ and build/handout-labN.tar.gz; FROM=dir also copies
+# a student's own files of the earlier labs in (docs/labs/README.md). make grade LAB=n: that lab's
+# checks, in QEMU, on this tree (JSON=1: as JSON). tools/grade-all grades a class from this tree.
 LAB ?=
+FROM ?=
+JSON ?=
 handout:
-	@test -n "$(LAB)" || { echo "usage: make handout LAB=n (n: 1-8, see docs/labs/)" >&2; false; }
+	@test -n "$(LAB)" || { echo "usage: make handout LAB=n [FROM=student-tree] (see docs/labs/)" >&2; false; }
 	@tools/build/need.sh $(PYTHON) tar
-	SMPIX_BUILD=$(BUILD) $(PYTHON) tools/labs/handout.py $(LAB)
+	SMPIX_BUILD=$(BUILD) $(PYTHON) tools/labs/handout.py $(LAB) $(if $(FROM),--from $(FROM))
 	tar -C $(BUILD) -czf $(BUILD)/handout-lab$(LAB).tar.gz handout-lab$(LAB)
 	@echo "handout: $(BUILD)/handout-lab$(LAB).tar.gz is ready to give out"
 
 grade: all
-	@test -n "$(LAB)" || { echo "usage: make grade LAB=n (n: 1-8, see docs/labs/)" >&2; false; }
+	@test -n "$(LAB)" || { echo "usage: make grade LAB=n [JSON=1] (see docs/labs/)" >&2; false; }
 	@tools/build/need.sh $(QEMU) $(PYTHON) $(if $(filter 1,$(LAB)),gdb)
-	SMPIX_BUILD=$(BUILD) $(PYTHON) tools/labs/grade.py $(LAB)
+	$(if $(filter 1,$(JSON)),@)SMPIX_BUILD=$(BUILD) $(PYTHON) tools/labs/grade.py $(LAB) $(if $(filter 1,$(JSON)),--json)
 
 # BUSYBOX=1: also fetch Debian's busybox-static for i386 (tools/build/busybox.sh: the i386 architecture,
 # apt-get update, apt-get download, dpkg-deb -x).
@@ -493,7 +496,7 @@ clean:
 help:
 	@sed -n '/^## /s/^## //p' README.md | head -0
 	@echo "targets: all disk qemu qemu-gdb gdb iso qemu-iso test check fuzz bench bench-disk bench-eras bench-linux trace handout grade deps busybox compile_commands.json clean"
-	@echo "variables: CPUS=$(CPUS) MEM=$(MEM) ACCEL=$(ACCEL) APPEND='$(APPEND)' GDBPORT=$(GDBPORT) SECONDS=$(SECONDS) SEED=$(SEED) LAB=$(LAB) BUSYBOX=$(BUSYBOX) CMD='$(CMD)' ERA=$(ERA) ERAS=$(ERAS)"
+	@echo "variables: CPUS=$(CPUS) MEM=$(MEM) ACCEL=$(ACCEL) APPEND='$(APPEND)' GDBPORT=$(GDBPORT) SECONDS=$(SECONDS) SEED=$(SEED) LAB=$(LAB) FROM=$(FROM) JSON=$(JSON) BUSYBOX=$(BUSYBOX) CMD='$(CMD)' ERA=$(ERA) ERAS=$(ERAS)"
 
 .PHONY: disk all qemu qemu-gdb gdb iso qemu-iso test check test-tools era-2.6.39 bench-eras build-tools fuzz hosttest bench bench-disk bench-linux trace handout grade deps clean help \
 	busybox busybox-maybe \

@@ -63,6 +63,7 @@ IF0 = re.compile(r"^\s*#\s*if\s+0\b")
 HEAD = re.compile(rf"^=== (\S+): ({NAME}) ===\s*$")
 SOURCE_EXT = (".c", ".h", ".S")
 STUBS_DIR = os.path.join("tools", "labs")
+STAFF_DIR = os.path.join("tools", "labs", "staff")      # answer keys: never in a handout
 # Kept out of a seeded build/: other handouts, logs and images the handout does not need.
 SEED_SKIP = {"test-logs", "grade-logs", "iso", "smpix-iso", "smpix.iso", "compiledb", "hosttest", "initrd",
              "busybox", "initrd-busybox", "initrd-busybox.cpio", "smpix-busybox-iso", "smpix-busybox.iso", "era-2.6.39"}
@@ -203,15 +204,22 @@ def lab_page(lab):
 
 def strip(text, lab, path, stubs):
     """The file with lab's regions replaced by their stubs ({(path, name): [lines]}), and how many."""
+    return strip_labs(text, {lab: stubs}, path)
+
+
+def strip_labs(text, stubs_of, path):
+    """The file with the regions of every lab in stubs_of ({lab: {(path, name): [lines]}}) replaced
+    by their stubs, and how many."""
     lines = text.splitlines(keepends=True)
     found = regions(lines, path)
-    check_stubs(lab, {k: v for k, v in stubs.items() if k[0] == path}, {path: found})
+    for lab, stubs in stubs_of.items():
+        check_stubs(lab, {k: v for k, v in stubs.items() if k[0] == path}, {path: found})
     out, at, n = [], 0, 0
     for r_lab, name, begin, end in found:
-        if r_lab != lab:
+        if r_lab not in stubs_of:
             continue
         indent = re.match(r"^\s*", lines[begin]).group(0)
-        out += lines[at:begin] + stub_lines(lab, indent, stubs.get((path, name), []))
+        out += lines[at:begin] + stub_lines(r_lab, indent, stubs_of[r_lab].get((path, name), []))
         at, n = end + 1, n + 1
     return "".join(out + lines[at:]), n
 
@@ -252,30 +260,57 @@ def seed_build(out):
                 shutil.copy2(s, os.path.join(dst, rel, n))
 
 
-def write_handout(lab, out, seed):
+def kept_out(f):
+    """Files no handout has: the answer keys (tools/labs/staff/) and the stub files (already in place)."""
+    return f.startswith(STAFF_DIR + "/") or re.fullmatch(re.escape(STUBS_DIR) + r"/lab\d+\.stubs", f) is not None
+
+
+def files_of(lab, found):
+    """The files a student hands in for lab: those with its regions and those its stubs name."""
+    return sorted({p for p, rs in found.items() if any(r[0] == lab for r in rs)} | {p for p, _ in load_stubs(lab)})
+
+
+def write_handout(lab, out, seed, from_dir=None):
+    """Lab's handout in out: the regions of lab and of every later lab replaced by their stubs (the
+    labs are cumulative: no later solution is inside). from_dir: a student's tree, whose files of the
+    earlier labs (files_of()) are copied over the teacher's, so that the student carries their own
+    work forward."""
     found = scan(ROOT)
-    stubs = load_stubs(lab)
-    check_stubs(lab, stubs, found)
+    later = [k for k in sorted(set(labs_of(found)) | set(stub_labs(ROOT))) if k >= lab]
     if lab not in labs_of(found):
         raise RegionError(f"lab {lab} has no /* LAB{lab}: BEGIN name */ regions")
+    stubs_of = {k: load_stubs(k) for k in later}
+    for k, stubs in stubs_of.items():
+        check_stubs(k, stubs, found)
+    carried = []
+    if from_dir:
+        carried = sorted({f for k in labs_of(found) if k < lab for f in files_of(k, found)})
+        missing = [f for f in carried if not os.path.isfile(os.path.join(from_dir, f))
+                   or os.path.islink(os.path.join(from_dir, f))]
+        if missing:
+            raise RegionError(f"{from_dir} lacks the earlier labs' files (or gives links): {', '.join(missing)}")
     if os.path.exists(out):
         shutil.rmtree(out)
     total = 0
     for f in tree_files(ROOT):
-        if f == os.path.join(STUBS_DIR, f"lab{lab}.stubs"):
+        if kept_out(f):
             continue
         src, dst = os.path.join(ROOT, f), os.path.join(out, f)
         os.makedirs(os.path.dirname(dst), exist_ok=True)
-        if f in found:
-            new, n = strip(open(src, encoding="utf-8").read(), lab, f, stubs)
+        if f in carried:
+            src = os.path.join(from_dir, f)
+        if f in found and f not in carried:
+            new, n = strip_labs(open(src, encoding="utf-8").read(), stubs_of, f)
             if n:
                 total += n
                 with open(dst, "w", encoding="utf-8") as w:
                     w.write(new)
                 shutil.copymode(src, dst)
-                print(f"handout: {f}: {n} region{'s' if n > 1 else ''} of lab {lab} left to the student")
+                print(f"handout: {f}: {n} region{'s' if n > 1 else ''} of labs {lab}-{later[-1]} left to the student")
                 continue
         shutil.copy2(src, dst, follow_symlinks=False)
+    for f in carried:
+        print(f"handout: {f}: the student's own, from {from_dir}")
     if seed:
         seed_build(out)
     return total
@@ -286,6 +321,7 @@ def main():
     ap.add_argument("lab", nargs="?", type=int)
     ap.add_argument("--out")
     ap.add_argument("--seed-build", action="store_true")
+    ap.add_argument("--from", dest="from_dir", help="a student's tree: carry their earlier labs' files forward")
     ap.add_argument("--list", action="store_true")
     a = ap.parse_args()
     try:
@@ -301,7 +337,7 @@ def main():
         if a.lab is None:
             ap.error("which lab? (make handout LAB=n)")
         out = a.out or os.path.join(BUILD, f"handout-lab{a.lab}")
-        n = write_handout(a.lab, out, a.seed_build)
+        n = write_handout(a.lab, out, a.seed_build, a.from_dir)
         print(f"handout: lab {a.lab}: {n} regions stubbed; the student tree is {os.path.relpath(out)}")
         return 0
     except RegionError as e:

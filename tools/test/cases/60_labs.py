@@ -1,18 +1,29 @@
-"""The teaching labs (docs/labs/): each grader means something.
+"""The teaching labs (docs/labs/): each grader means something, and nothing leaks.
 
-For every lab: its handout (tools/labs/handout.py, the solution regions replaced by
-the stubs of tools/labs/labN.stubs) builds with -Werror and its grader FAILS
-there; the same grader gives the full tree full marks. The handouts are
-seeded with this tree's objects (--seed-build), so each build recompiles only
-the files with stubbed regions.
+For every lab: its handout (tools/labs/handout.py: the solution regions of that
+lab and of every later lab replaced by the stubs of tools/labs/labN.stubs)
+builds with -Werror, holds no marker and no line of those solutions and no
+answer key, and its grader gives it at most 10% of the points; the next lab's
+handout (the lab solved, later labs still stubbed) gets full marks, as the
+full tree does for the last lab. The half-done solutions of NEGATIVES score
+what the grader's gates say they are worth; make handout FROM=dir carries a
+student's files forward; tools/grade-all grades a small class. The handouts
+are seeded with this tree's objects (--seed-build), so each build recompiles
+only the files with stubbed regions.
 """
+import contextlib
+import io
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 
-LABS = range(1, 9)
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+# Every lab with a stub file (tools/labs/labN.stubs): a new lab is checked as soon as it has one.
+LABS = sorted(int(m.group(1)) for m in (re.fullmatch(r"lab(\d+)\.stubs", n)
+                                        for n in os.listdir(os.path.join(ROOT, "tools", "labs"))) if m)
 
 
 def grade(h, tree, lab, timeout=300):
@@ -90,6 +101,10 @@ def check_regions(h):
         text, n = handout.strip(good, 8, "good.c", {("good.c", "other"): ["\tstub8();\n"]})
         if n != 1 or not re.search(r"\nb\n\t/\* TODO\(lab8\): see docs/labs/\S* \*/\n\tstub8\(\);\n$", text):
             problems.append(f"a stub without TODO(lab8) came out as {text!r}")
+        # Cumulative: lab 7's handout stubs lab 8's regions too.
+        text, n = handout.strip_labs(good, {7: stubs, 8: {}}, "good.c")
+        if n != 2 or "secret()" in text or "other()" in text or "LAB" in text:
+            problems.append(f"labs 7 and 8 of good.c came out as {text!r}")
     except handout.RegionError as e:
         problems.append(f"refused good.c: {e}")
     for bad in ("/* LAB1: BEGIN x */\nx\n",                                  # no END
@@ -118,25 +133,114 @@ def check_regions(h):
     h.record(name, not problems, "; ".join(problems))
 
 
-def handout_is_clean(out_dir, lab):
-    """What a student must not find in the handout: lab's markers or its solution's objects."""
+def handout_is_clean(h, out_dir, lab):
+    """What a student must not find in lab's handout: the markers of lab or of any later lab, any
+    line that only a solution of those labs has (the labs are cumulative: no later solution inside),
+    the staff's answer keys, or a .git."""
+    sys.path.insert(0, os.path.join(h.ROOT, "tools", "labs"))
+    import handout
     problems = []
     for d, dirs, files in os.walk(out_dir):
-        dirs[:] = [x for x in dirs if x != "build"]
+        dirs[:] = [x for x in dirs if not (d == out_dir and x.startswith("build"))]
         for f in files:
             if f.endswith((".c", ".h", ".S")):
                 text = open(os.path.join(d, f), encoding="utf-8").read()
-                if re.search(rf"LAB{lab}: (BEGIN|STUB|END)", text):
-                    problems.append(f"{os.path.relpath(os.path.join(d, f), out_dir)} still has LAB{lab} markers")
+                m = re.search(r"LAB(\d+): (BEGIN|STUB|END)", text)
+                if m and int(m.group(1)) >= lab:
+                    problems.append(f"{os.path.relpath(os.path.join(d, f), out_dir)} still has LAB{m.group(1)} markers")
+    for path, rs in handout.scan(h.ROOT).items():
+        lines = open(os.path.join(h.ROOT, path), encoding="utf-8").read().splitlines()
+        given = os.path.join(out_dir, path)
+        given = set(l.strip() for l in open(given, encoding="utf-8").read().splitlines()) if os.path.exists(given) else set()
+        inside = set()
+        for _, _, begin, end in rs:
+            inside |= set(range(begin, end + 1))
+        elsewhere = {l.strip() for i, l in enumerate(lines) if i not in inside}
+        # What the stubs of this file say is no leak, even when a solution has the same line.
+        stub = {l.strip() for r_lab, name, _, _ in rs for l in handout.load_stubs(r_lab).get((path, name), [])}
+        for r_lab, name, begin, end in rs:
+            if r_lab < lab:
+                continue
+            # A solution's own lines: code (not a comment, not a brace) that nothing else in the file has.
+            own = {l.strip() for l in lines[begin + 1:end]} - elsewhere - stub
+            own = {l for l in own if len(l) > 12 and not l.startswith(("/*", "*", "//"))}
+            leaked = sorted(own & given)
+            if leaked:
+                problems.append(f"{path}: lab {r_lab}'s solution {name!r} is in the lab {lab} handout: {leaked[0]!r}")
     if os.path.exists(os.path.join(out_dir, ".git")):
         problems.append("the handout has a .git")
+    if os.path.exists(os.path.join(out_dir, "tools", "labs", "staff")):
+        problems.append("the handout has tools/labs/staff/ (the answer keys)")
     return problems
+
+
+def check_handout_from(h):
+    """make handout LAB=n FROM=dir: a student's own files of the earlier labs come in, nothing of
+    lab n or later is solved, and a student tree that lacks one of those files is refused."""
+    name = "labs[handout FROM=dir carries a student's earlier labs forward, later labs stubbed]"
+    if not h.wanted(name) or len(LABS) < 2:
+        return
+    sys.path.insert(0, os.path.join(h.ROOT, "tools", "labs"))
+    import handout
+    lab, base = LABS[1], os.path.join(h.BUILD, "test-handout-from")
+    student, out = os.path.join(base, "student"), os.path.join(base, "out")
+    shutil.rmtree(base, ignore_errors=True)
+    found = handout.scan(h.ROOT)
+    theirs = sorted({f for k in LABS if k < lab for f in handout.files_of(k, found)})
+    for f in theirs:
+        os.makedirs(os.path.dirname(os.path.join(student, f)), exist_ok=True)
+        text = open(os.path.join(h.ROOT, f)).read()
+        open(os.path.join(student, f), "w").write(text + "/* the student's own work */\n")
+    problems = []
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            handout.write_handout(lab, out, False, student)
+        for f in theirs:
+            if not open(os.path.join(out, f)).read().endswith("/* the student's own work */\n"):
+                problems.append(f"{f} is not the student's")
+        problems += [p for p in handout_is_clean(h, out, lab) if "answer keys" not in p]
+    except handout.RegionError as e:
+        problems.append(f"refused a whole student tree: {e}")
+    os.remove(os.path.join(student, theirs[0]))
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            handout.write_handout(lab, out, False, student)
+        problems.append(f"accepted a student tree without {theirs[0]}")
+    except handout.RegionError:
+        pass
+    h.record(name, not problems, "; ".join(problems))
+    if not problems:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def variant_tree(h, name, bodies):
+    """A copy of this tree (seeded with its objects) in which each region {(file, region): body} has
+    body in place of its solution, built: (the tree, "") or (None, why not)."""
+    sys.path.insert(0, os.path.join(h.ROOT, "tools", "labs"))
+    import handout
+    out_dir = os.path.join(h.BUILD, f"test-{name}")
+    if os.path.exists(out_dir):
+        shutil.rmtree(out_dir)
+    for f in handout.tree_files(h.ROOT):
+        os.makedirs(os.path.dirname(os.path.join(out_dir, f)), exist_ok=True)
+        shutil.copy2(os.path.join(h.ROOT, f), os.path.join(out_dir, f), follow_symlinks=False)
+    handout.seed_build(out_dir)
+    for (path, region), body in bodies.items():
+        full = os.path.join(out_dir, path)
+        text = open(full).read()
+        m = re.search(rf"^[ \t]*/\* LAB\d+: BEGIN {region} \*/\n.*?^[ \t]*/\* LAB\d+: END \*/\n", text, re.S | re.M)
+        if not m:
+            return None, f"{path} has no region {region}"
+        open(full, "w").write(text[:m.start()] + body + text[m.end():])
+    built = subprocess.run(["make", "-C", out_dir, "all"], capture_output=True, text=True, timeout=600)
+    if built.returncode != 0:
+        return None, (built.stdout + built.stderr)[-600:]
+    return out_dir, ""
 
 
 # Lab 7's step 3 as a student first writes it: each branch's lock taken when the transfer gets there,
 # the first one held across the back office. Transfers between the branches both ways deadlock.
-ABBA_MOVE_MONEY = """\t/* LAB7: BEGIN move-money */
-\tstruct ledger_mutex *from = &branch_locks[branch_of(t->from)], *to = &branch_locks[branch_of(t->to)];
+ABBA_MOVE_MONEY = """\tstruct ledger_mutex *from = &branch_locks[branch_of(t->from)], *to = &branch_locks[branch_of(t->to)];
 \tlong r;
 
 \tif ((r = ledger_mutex_lock(from)) < 0)
@@ -155,6 +259,61 @@ ABBA_MOVE_MONEY = """\t/* LAB7: BEGIN move-money */
 \treturn 0;
 """
 
+# Half-done solutions and what each must score under the grader's gates (tools/labs/grade.py): the
+# work they skip is what the lab is for, so they must not come near full marks.
+NEGATIVES = {
+    # Lab 6 with no lock at all: no BKL taken, but records numbered twice. Neither counts alone: 0.
+    6: ("a lock-free journal", "lab6-lockfree", 0, {
+        ("drivers/lab/journal.c", "journal-lock"): "",
+        ("drivers/lab/journal.c", "write-append"): "\tjournal_append(&rec);\n",
+        ("drivers/lab/journal.c", "read-snapshot"): "\t*snap = journal;\n"}),
+    # Lab 7 stopped after step 2: one mutex for the whole ledger, never split. Steps 1 and 2: 9/16.
+    7: ("one never-split mutex", "lab7-onemutex", 9, {
+        ("drivers/lab/ledger.c", "locks"): "static struct ledger_mutex ledger_lock;     /* protects balance[] */\n",
+        ("drivers/lab/ledger.c", "move-money"):
+            "\tlong r = ledger_mutex_lock(&ledger_lock);\n\n\tif (r < 0)\n\t\treturn r;\n"
+            "\tbalance[t->from] -= t->amount;\n\tback_office(t->delay_us);\n\tbalance[t->to] += t->amount;\n"
+            "\tledger_mutex_unlock(&ledger_lock);\n\treturn 0;\n",
+        ("drivers/lab/ledger.c", "lock-all"): "\treturn ledger_mutex_lock(&ledger_lock);\n",
+        ("drivers/lab/ledger.c", "unlock-all"): "\tledger_mutex_unlock(&ledger_lock);\n",
+        ("drivers/lab/ledger.c", "init-locks"): "\tledger_mutex_init(&ledger_lock, \"ledger\");\n"}),
+}
+
+
+def lab9_lock_renamed():
+    """Lab 9's handout with its one lock renamed where the grader does not look (its classes are the
+    ones named bcache...): no contention seen, but no acquisitions either, fewer than the block reads,
+    so the gate holds and it scores 0, not full marks."""
+    sys.path.insert(0, os.path.join(ROOT, "tools", "labs"))
+    import handout
+    path = os.path.join(ROOT, "tools", "labs", "lab9.stubs")
+    stubs = handout.parse_stubs(open(path).read(), path)
+    return {key: "".join(body).replace('SPINLOCK_INIT("bcache_lock")', 'SPINLOCK_INIT("cache_lock")')
+            for key, body in stubs.items()}
+
+
+if os.path.exists(os.path.join(ROOT, "tools", "labs", "lab9.stubs")):
+    NEGATIVES[9] = ("the handout's one lock renamed out of the grader's sight", "lab9-renamed", 0,
+                    lab9_lock_renamed())
+
+
+def check_negative(h, lab):
+    if lab not in NEGATIVES:
+        return
+    what, tree_name, want, bodies = NEGATIVES[lab]
+    name = f"labs[lab{lab}] {what} scores {want}, not full marks"
+    if not h.wanted(name):
+        return
+    tree, why = variant_tree(h, tree_name, bodies)
+    if not tree:
+        h.record(name, False, why)
+        return
+    rc, m, out = grade(h, tree, lab)
+    ok = m is not None and int(m.group(1)) == want and rc == 1
+    h.record(name, ok, f"exit {rc}, {m.group(0) if m else 'no score line'}: {out[-1200:]}" if not ok else "")
+    if ok:
+        shutil.rmtree(tree, ignore_errors=True)
+
 
 def check_lab7_names_abba(h):
     """Lab 7's last step: in a tree whose transfers take the two branch locks in from/to order, the
@@ -165,25 +324,9 @@ def check_lab7_names_abba(h):
     name = "labs[lab7] the grader names an ABBA deadlock (branch locks in from/to order) and ends"
     if not h.wanted(name):
         return
-    sys.path.insert(0, os.path.join(h.ROOT, "tools", "labs"))
-    import handout
-    out_dir = os.path.join(h.BUILD, "test-lab7-abba")
-    if os.path.exists(out_dir):
-        shutil.rmtree(out_dir)
-    for f in handout.tree_files(h.ROOT):
-        os.makedirs(os.path.dirname(os.path.join(out_dir, f)), exist_ok=True)
-        shutil.copy2(os.path.join(h.ROOT, f), os.path.join(out_dir, f), follow_symlinks=False)
-    handout.seed_build(out_dir)
-    path = os.path.join(out_dir, "drivers", "lab", "ledger.c")
-    text = open(path).read()
-    m = re.search(r"\t/\* LAB7: BEGIN move-money \*/\n.*?(?=\t/\* LAB7: END \*/)", text, re.S)
-    if not m:
-        h.record(name, False, "drivers/lab/ledger.c has no move-money region")
-        return
-    open(path, "w").write(text[:m.start()] + ABBA_MOVE_MONEY + text[m.end():])
-    built = subprocess.run(["make", "-C", out_dir, "all"], capture_output=True, text=True, timeout=600)
-    if built.returncode != 0:
-        h.record(name, False, (built.stdout + built.stderr)[-600:])
+    out_dir, why = variant_tree(h, "lab7-abba", {("drivers/lab/ledger.c", "move-money"): ABBA_MOVE_MONEY})
+    if not out_dir:
+        h.record(name, False, why)
         return
     rc, m, out = grade(h, out_dir, 7)
     # The deadlock strikes in whichever of the two phases that move money comes first to it.
@@ -213,33 +356,94 @@ def check_lab7_names_abba(h):
 def run(h):
     check_pages(h)
     check_regions(h)
+    check_handout_from(h)
     check_lab7_names_abba(h)
+    handouts = {}
     for lab in LABS:
         prefix = f"labs[lab{lab}]"
-        names = [f"{prefix} handout has no LAB{lab} marker left and builds with -Werror",
-                 f"{prefix} the handout's grader fails",
-                 f"{prefix} the full tree gets full marks"]
-        if not any(h.wanted(n) for n in names):
-            continue
+        names = [f"{prefix} handout: no marker or solution of labs {lab}-{LABS[-1]}, no answer keys; builds with -Werror",
+                 f"{prefix} the untouched handout scores at most 10%",
+                 f"{prefix} solved, with labs {lab + 1}-{LABS[-1]} still stubbed, it gets full marks"
+                 if lab != LABS[-1] else f"{prefix} the full tree gets full marks"]
+        if any(h.wanted(n) for n in names):
+            check_handout_and_solved(h, lab, names, handouts)
+        check_negative(h, lab)
+    check_grade_all(h, handouts)
+
+
+def make_handout(h, lab, handouts):
+    """Lab's handout, built (seeded with this tree's objects), once: (its tree or None, why not)."""
+    if lab not in handouts:
         out_dir = os.path.join(h.BUILD, f"handout-lab{lab}")
         made = subprocess.run([sys.executable, os.path.join(h.ROOT, "tools", "labs", "handout.py"), str(lab),
                                "--seed-build"], capture_output=True, text=True, timeout=120)
         built = made.returncode == 0 and subprocess.run(
             ["make", "-C", out_dir, "all"], capture_output=True, text=True, timeout=600)
-        ok = made.returncode == 0 and built.returncode == 0
-        detail = made.stderr.strip() if made.returncode else (built.stdout + built.stderr)[-600:] if built else ""
-        if ok:
-            unclean = handout_is_clean(out_dir, lab)
-            ok, detail = not unclean, "; ".join(unclean)
-        h.record(names[0], ok, detail)
-        if ok:
-            rc, m, out = grade(h, out_dir, lab)
-            failed = rc == 1 and m is not None and int(m.group(1)) < int(m.group(2))
-            h.record(names[1], failed,
-                     f"exit {rc}, {m.group(0) if m else 'no score line'}: the stubs pass the grader"
-                     if not failed else "")
-            if not failed:
-                print(out[-1500:])
-        rc, m, out = grade(h, h.ROOT, lab)
-        full = rc == 0 and m is not None and m.group(1) == m.group(2)
-        h.record(names[2], full, f"exit {rc}, {m.group(0) if m else 'no score line'}: {failures(out)}")
+        if made.returncode != 0 or built.returncode != 0:
+            handouts[lab] = (None, made.stderr.strip() if made.returncode else (built.stdout + built.stderr)[-600:])
+        else:
+            handouts[lab] = (out_dir, "")
+    return handouts[lab]
+
+
+def check_handout_and_solved(h, lab, names, handouts):
+    """Lab's handout scores at most 10% of lab's points; the next lab's handout (lab solved, the later
+    labs still stubbed: what a student who solved lab has) gets full marks, as the last lab's full tree."""
+    out_dir, detail = make_handout(h, lab, handouts)
+    ok = out_dir is not None
+    if ok:
+        unclean = handout_is_clean(h, out_dir, lab)
+        ok, detail = not unclean, "; ".join(unclean)
+    h.record(names[0], ok, detail)
+    if ok:
+        rc, m, out = grade(h, out_dir, lab)
+        # Gated points (grade.py's needs=): what passes without the work done is worth nothing alone.
+        low = rc == 1 and m is not None and int(m.group(1)) * 10 <= int(m.group(2))
+        h.record(names[1], low, f"exit {rc}, {m.group(0) if m else 'no score line'}: the stubs score too much"
+                 if not low else "")
+        if not low:
+            print(out[-1500:])
+    solved, why = make_handout(h, lab + 1, handouts) if lab != LABS[-1] else (h.ROOT, "")
+    if not solved:
+        h.record(names[2], False, f"the lab {lab + 1} handout: {why}")
+        return
+    rc, m, out = grade(h, solved, lab)
+    full = rc == 0 and m is not None and m.group(1) == m.group(2)
+    h.record(names[2], full, f"exit {rc}, {m.group(0) if m else 'no score line'}: {failures(out)}")
+
+
+def check_grade_all(h, handouts):
+    """tools/grade-all on two submissions of lab 6, in parallel: the solution (its lab file only, with a
+    forged grader and Makefile beside it, which must not be used) and the untouched handout."""
+    name = "labs[grade-all] grades a solution and a handout in parallel from the pristine tree, CSV of scores"
+    if not h.wanted(name):
+        return
+    sys.path.insert(0, os.path.join(h.ROOT, "tools", "labs"))
+    import handout
+    lab, path = 6, "drivers/lab/journal.c"
+    subs = os.path.join(h.BUILD, "test-grade-all")
+    shutil.rmtree(subs, ignore_errors=True)
+    forged = {"tools/labs/grade.py": "print('lab 6: score 9/9')\n", "Makefile": "all:\n\ttrue\n",
+              "user/tests/labcheck.c": "int main(void) { return 0; }\n"}
+    text = open(os.path.join(h.ROOT, path), encoding="utf-8").read()
+    stubbed, _ = handout.strip_labs(text, {lab: handout.load_stubs(lab)}, path)
+    for student, body in (("alice", text), ("bob", stubbed)):
+        for f, content in [(path, body)] + list(forged.items()):
+            os.makedirs(os.path.dirname(os.path.join(subs, "in", student, f)), exist_ok=True)
+            open(os.path.join(subs, "in", student, f), "w").write(content)
+    os.makedirs(os.path.join(subs, "in", "carol"))                   # handed in nothing
+    p = subprocess.run([os.path.join(h.ROOT, "tools", "grade-all"), str(lab), os.path.join(subs, "in"),
+                        "--jobs", "2", "--timeout", "400", "--out", os.path.join(subs, "out")],
+                       capture_output=True, text=True, timeout=500)
+    csv_path = os.path.join(subs, "out", "scores.csv")
+    rows = open(csv_path).read().splitlines() if os.path.exists(csv_path) else []
+    want = ["student,lab,points,max,status", "alice,6,9,9,full", "bob,6,0,9,partial", "carol,6,0,,missing"]
+    problems = [] if rows == want else [f"scores.csv is {rows}, want {want}: {(p.stdout + p.stderr)[-800:]}"]
+    report = os.path.join(subs, "out", "alice", "grade.json")
+    if not problems and not all(c["log"] and os.path.exists(os.path.join(subs, "out", "alice", "grade-logs",
+                                                                          os.path.basename(c["log"])))
+                                for c in json.load(open(report))["checks"]):
+        problems.append("alice's grade.json names a log that grade-all did not keep")
+    h.record(name, not problems, "; ".join(problems))
+    if not problems:
+        shutil.rmtree(subs, ignore_errors=True)
