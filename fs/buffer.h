@@ -39,10 +39,11 @@ struct buffer_head {
 	uint32_t b_size;                /* 512, 1024, 2048 or 4096 bytes */
 	char *b_data;                   /* b_size bytes, in the kernel heap */
 	volatile unsigned long b_state; /* BH_* bits */
-	int b_count;                    /* references; under bcache_lock */
+	int b_count;                    /* references; under the cache's lock (fs/buffer.c) */
 	uint64_t b_dirtied_ns;          /* when it became dirty (the flusher writes old ones first) */
-	struct list_head b_hash;        /* its hash bucket's list; under bcache_lock */
-	struct list_head b_lru;         /* the LRU list while unreferenced; under bcache_lock */
+	struct list_head b_hash;        /* its hash bucket's list; under the cache's lock */
+	struct list_head b_lru;         /* the LRU list while unreferenced; under the cache's lock */
+	uint32_t b_released;            /* when it was last released, in releases (lab 9's LRU order) */
 	struct wait_queue b_wait;       /* who waits for BH_Lock to clear */
 	/* The block layer's, while the buffer is in a request (drivers/block/blk_queue.h). */
 	struct buffer_head *b_reqnext;  /* the next buffer of the same request */

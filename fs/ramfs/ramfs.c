@@ -4,6 +4,14 @@
  * reads as zeros); a symlink is its target string. Nothing is ever written
  * back: the inode and its pages are the file. Directory methods run with the
  * directory's i_mutex held by the VFS; file data is guarded by i_mutex here.
+ *
+ * A file's pages are its page cache: a private mapping of the file maps
+ * them (kernel/mm/filemap.c), read-only and copy-on-write, so every process
+ * running a program shares its text. So each page is a reference-counted
+ * frame (page_cache_alloc()): ramfs holds one reference, each mapping one
+ * more, and truncating or freeing the file drops only ramfs's. The fault
+ * path looks pages up without i_mutex (write() holds it while its copy from
+ * user memory faults): pages_lock, a spinlock, guards the array for that.
  */
 #include "fs/ramfs/ramfs.h"
 
@@ -11,6 +19,7 @@
 #include "fs/inode.h"
 #include "kernel/locking/atomic.h"
 #include "kernel/lib/string.h"
+#include "kernel/mm/filemap.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/memlayout.h"
 #include "kernel/mm/pmm.h"
@@ -37,6 +46,7 @@ struct ramfs_node {
 	struct inode *parent;           /* directories: what ".." names (the root: itself) */
 	char **pages;                   /* regular files: npages slots, NULL = a hole */
 	uint32_t npages;
+	spinlock_t pages_lock;          /* changes of pages and npages (under i_mutex too): for the fault path */
 	char *target;                   /* symlinks */
 };
 
@@ -81,6 +91,7 @@ static struct inode *ramfs_new_inode(struct mount *m, uint32_t mode, uint32_t rd
 		return NULL;
 	}
 	list_init(&n->entries);
+	spin_lock_init(&n->pages_lock, "ramfs_pages");
 	inode->i_private = n;
 	inode->i_ino = mount_new_ino(m);
 	inode->i_rdev = rdev;
@@ -104,16 +115,42 @@ static struct inode *ramfs_new_inode(struct mount *m, uint32_t mode, uint32_t rd
 	return inode;
 }
 
-/* Free pages from index first on. Needs i_mutex (or the last reference). */
+/*
+ * Let go of the pages from index first on. Needs i_mutex (or the last
+ * reference). A page some process maps lives on until it is unmapped.
+ */
 static void free_pages_from(struct ramfs_node *n, uint32_t first)
 {
 	for (uint32_t i = first; i < n->npages; i++) {
-		if (n->pages[i]) {
-			pmm_free_page(V2P((uintptr_t)n->pages[i]));
-			n->pages[i] = NULL;
+		char *page;
+
+		spin_lock(&n->pages_lock);
+		page = n->pages[i];
+		n->pages[i] = NULL;
+		spin_unlock(&n->pages_lock);
+		if (page) {
+			page_cache_put(V2P((uintptr_t)page));
 			atomic_dec(&file_pages);
 		}
 	}
+}
+
+bool ramfs_file_frame(struct inode *inode, uint32_t idx, physaddr_t *pa)
+{
+	struct ramfs_node *n;
+	bool found = false;
+
+	if (inode->i_fop != &ramfs_file_fops)
+		return false;
+	n = node_of(inode);
+	spin_lock(&n->pages_lock);
+	if (idx < n->npages && n->pages[idx]) {
+		*pa = V2P((uintptr_t)n->pages[idx]);
+		page_cache_get(*pa);    /* before the lock goes: a truncate cannot free it now */
+		found = true;
+	}
+	spin_unlock(&n->pages_lock);
+	return found;
 }
 
 static void ramfs_evict(struct inode *inode)
@@ -376,7 +413,7 @@ static int ramfs_readdir(struct file *f, struct dir_context *ctx)
 static int grow_page_array(struct ramfs_node *n, uint32_t idx)
 {
 	uint32_t cap = n->npages ? n->npages : 4;
-	char **pages;
+	char **pages, **old;
 
 	if (idx < n->npages)
 		return 0;
@@ -385,11 +422,14 @@ static int grow_page_array(struct ramfs_node *n, uint32_t idx)
 	pages = kzalloc(cap * sizeof(char *));
 	if (!pages)
 		return -ENOMEM;
+	spin_lock(&n->pages_lock);
 	if (n->pages)
 		memcpy(pages, n->pages, n->npages * sizeof(char *));
-	kfree(n->pages);
+	old = n->pages;
 	n->pages = pages;
 	n->npages = cap;
+	spin_unlock(&n->pages_lock);
+	kfree(old);
 	return 0;
 }
 
@@ -400,11 +440,12 @@ static char *page_for_write(struct ramfs_node *n, uint32_t idx)
 	if (grow_page_array(n, idx) < 0)
 		return NULL;
 	if (!n->pages[idx]) {
-		pa = pmm_alloc_page();
+		pa = page_cache_alloc();        /* zeroed */
 		if (!pa)
 			return NULL;
+		spin_lock(&n->pages_lock);
 		n->pages[idx] = P2V(pa);
-		memset(n->pages[idx], 0, PAGE_SIZE);
+		spin_unlock(&n->pages_lock);
 		atomic_inc(&file_pages);
 	}
 	return n->pages[idx];

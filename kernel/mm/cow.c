@@ -23,6 +23,7 @@
 #include "kernel/mm/mm_internal.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/tlb.h"
+#include "kernel/mm/vma.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/x86/x86.h"
 
@@ -70,6 +71,7 @@ struct mm *mm_fork(struct mm *parent)
 	child->brk = parent->brk;
 	memcpy(child->vmas, parent->vmas, parent->nvmas * sizeof(parent->vmas[0]));
 	child->nvmas = parent->nvmas;
+	vma_get_files(child);           /* the child's regions map the same files */
 	ptl_unlock(child);
 	ptl_unlock(parent);
 	/* The parent's writable pages just became read-only: on every CPU its threads run on. */

@@ -19,13 +19,17 @@
  */
 #include "kernel/mm/fault.h"
 
+#include "fs/file.h"
 #include "kernel/locking/atomic.h"
 #include "kernel/mm/mm.h"
+#include "kernel/mm/mm_internal.h"
 #include "kernel/mm/oom_kill.h"
+#include "kernel/mm/vma.h"
 #include "kernel/mm/vmstat.h"
 #include "kernel/sched/sched.h"
 #include "kernel/signal/signal.h"
 #include "kernel/sched/task.h"
+#include "kernel/uapi/mman.h"
 #include "kernel/x86/x86.h"
 
 #define OOM_RETRY_NS 10000000ULL        /* one tick: time for a victim to die and free its pages */
@@ -50,10 +54,22 @@ static enum mm_fault_result fault_once(struct mm *mm, uintptr_t va, bool write, 
 static bool resolve(struct task *t, uintptr_t va, bool write, bool from_user, bool can_sleep)
 {
 	for (;;) {
-		switch (fault_once(t->mm, va, write, can_sleep)) {
+		enum mm_fault_result r = fault_once(t->mm, va, write, can_sleep);
+
+		if (r == MM_FAULT_READ) {
+			if (!can_sleep)
+				return false;   /* atomic context: no read (the caller faults the page in first) */
+			/* mmap_sem is let go: the read takes the file's i_mutex (docs/mm.md section 9). */
+			r = mm_fault_read(t->mm, va, write);
+			if (r == MM_FAULT_DONE)
+				continue;       /* retry the fault: COW, or a region changed meanwhile */
+		}
+		switch (r) {
 		case MM_FAULT_DONE:
 			return true;
 		case MM_FAULT_BAD:
+		case MM_FAULT_SIGBUS:   /* the signal's choice is fault_is_sigbus()'s */
+		case MM_FAULT_READ:
 			return false;
 		case MM_FAULT_OOM:
 			break;
@@ -89,4 +105,21 @@ bool fault_user_address(uintptr_t va, bool write, bool from_user, bool can_sleep
 	if (can_sleep)
 		cli();
 	return ok;
+}
+
+bool fault_is_sigbus(uintptr_t va)
+{
+	struct mm *mm = current ? current->mm : NULL;
+	struct vma *v;
+	bool beyond = false;
+
+	if (!mm || va >= USER_TOP)
+		return false;
+	ptl_lock(mm);           /* enough to read the regions (docs/mm.md section 8) */
+	v = vma_find(mm, va);
+	if (v && v->file && v->prot != PROT_NONE)
+		beyond = ((loff_t)vma_pgoff_at(v, ALIGN_DOWN(va, PAGE_SIZE)) << PAGE_SHIFT) >=
+			 ALIGN_UP(v->file->f_inode->i_size, PAGE_SIZE);
+	ptl_unlock(mm);
+	return beyond;
 }

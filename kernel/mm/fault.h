@@ -15,4 +15,10 @@
  */
 bool fault_user_address(uintptr_t va, bool write, bool from_user, bool can_sleep);
 
+/*
+ * Was a failed fault at va (current's) a touch of a file mapping's page
+ * wholly past the end of the file? Then it is SIGBUS, not SIGSEGV (Linux).
+ */
+bool fault_is_sigbus(uintptr_t va);
+
 #endif

@@ -22,6 +22,7 @@
 
 #include "kernel/cpu.h"
 #include "kernel/lib/string.h"
+#include "kernel/mm/filemap.h"
 #include "kernel/mm/frame_refs.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/mm_internal.h"
@@ -41,20 +42,39 @@
 static spinlock_t mm_setup_lock = SPINLOCK_INIT("mm_setup");
 uint16_t *frame_refs;
 
-/* Before the first address space: the refcount table, and no more changes to the kernel half. */
-static bool mm_setup(void)
+/*
+ * The refcount table: before the first address space, or before the first
+ * page a file system keeps for mappings (kernel/mm/filemap.c), whichever
+ * comes first (ramfs fills the initrd's files before init has an mm).
+ */
+bool mm_frame_refs_init(void)
 {
 	bool ok;
 
+	if (__atomic_load_n(&frame_refs, __ATOMIC_ACQUIRE))
+		return true;
 	spin_lock(&mm_setup_lock);
-	if (!frame_refs) {
-		frame_refs = kzalloc((direct_map_end / PAGE_SIZE) * sizeof(frame_refs[0]));
-		if (frame_refs)
-			vm_freeze_kernel_half();
-	}
+	if (!frame_refs)
+		__atomic_store_n(&frame_refs, kzalloc((direct_map_end / PAGE_SIZE) * sizeof(frame_refs[0])),
+				 __ATOMIC_RELEASE);
 	ok = frame_refs != NULL;
 	spin_unlock(&mm_setup_lock);
 	return ok;
+}
+
+/* Before the first address space: the refcount table, and no more changes to the kernel half. */
+static bool mm_setup(void)
+{
+	static bool frozen;
+
+	if (!mm_frame_refs_init())
+		return false;
+	spin_lock(&mm_setup_lock);
+	if (!frozen)
+		vm_freeze_kernel_half();
+	frozen = true;
+	spin_unlock(&mm_setup_lock);
+	return true;
 }
 
 physaddr_t mm_zeroed_frame(void)
@@ -182,6 +202,7 @@ int mm_alloc_range(struct mm *mm, uintptr_t start, uintptr_t end, uint32_t flags
 	ptl_unlock(mm);
 	if (r < 0)
 		mm_unmap_range(mm, start, done);        /* what this call mapped before the failure */
+	vma_put_files(mm);
 	up_write(&mm->mmap_sem);
 	return r;
 }
@@ -216,6 +237,7 @@ void mm_make_writable(struct mm *mm, uintptr_t va)
 			PROT_READ | PROT_WRITE | PROT_EXEC);
 	}
 	ptl_unlock(mm);
+	vma_put_files(mm);
 	up_write(&mm->mmap_sem);
 }
 
@@ -237,7 +259,12 @@ int mm_copy_in(struct mm *mm, uintptr_t va, const void *src, size_t n)
 			down_read(&mm->mmap_sem);
 			f = mm_fault(mm, va, true);
 			up_read(&mm->mmap_sem);
-
+			if (f == MM_FAULT_READ) {
+				/* A file's page to read, with mmap_sem let go (filemap.c); then look again. */
+				f = mm_fault_read(mm, va, true);
+				if (f == MM_FAULT_DONE)
+					continue;
+			}
 			if (f != MM_FAULT_DONE)
 				return f == MM_FAULT_OOM ? -ENOMEM : -EFAULT;
 			e = mm_lookup(mm, va);
@@ -284,6 +311,7 @@ void mm_destroy(struct mm *mm)
 		pmm_free_page(PTE_ADDR(pde));
 	}
 	pmm_free_page(V2P(mm->pgdir));
+	vma_drop_all(mm);       /* the files of its file mappings */
 	kfree(mm);
 }
 
@@ -348,10 +376,21 @@ static enum mm_fault_result demand_page(struct mm *mm, uintptr_t va, bool write)
 	return r;
 }
 
+/* The region at va if a file backs it (and va is not heap), or NULL. Needs page_table_lock. */
+static struct vma *file_region(struct mm *mm, uintptr_t va)
+{
+	struct vma *v = in_heap(mm, va) ? NULL : vma_find(mm, va);
+
+	return v && v->file ? v : NULL;
+}
+
 enum mm_fault_result mm_fault(struct mm *mm, uintptr_t va, bool write)
 {
 	enum mm_fault_result r = MM_FAULT_BAD;
 	bool want_page = false, writable;
+	struct file *file = NULL;
+	uint32_t pgoff = 0;
+	struct vma *v;
 	pte_t *pte;
 
 	if (va >= USER_TOP)
@@ -366,10 +405,20 @@ enum mm_fault_result mm_fault(struct mm *mm, uintptr_t va, bool write)
 			r = mm_break_cow_locked(mm, pte, va);
 		else if (!write || (*pte & PTE_W))
 			r = MM_FAULT_DONE;      /* already resolved (by another CPU, or a stale TLB entry) */
+	} else if ((v = file_region(mm, va))) {
+		/* Our own reference: without mmap_sem (atomic context) the region may go meanwhile. */
+		file = v->file;
+		fget_ref(file);
+		pgoff = vma_pgoff_at(v, va);
 	} else {
 		want_page = true;
 	}
 	ptl_unlock(mm);
+	if (file) {
+		r = filemap_fault(mm, va, write, file, pgoff);
+		fput(file);
+		return r;
+	}
 	return want_page ? demand_page(mm, va, write) : r;
 }
 
@@ -482,30 +531,36 @@ int mm_move_range(struct mm *mm, uintptr_t from, uintptr_t to, size_t len)
 	return 0;
 }
 
-int mm_map_file_page(struct mm *mm, uintptr_t va, struct file *f, uint64_t pos, unsigned prot)
+int mm_map_file(struct mm *mm, uintptr_t start, uintptr_t end, unsigned prot, struct file *f,
+		uint32_t pgoff)
 {
-	physaddr_t pa = mm_zeroed_frame();
-	ssize_t n;
 	int r;
 
-	if (!pa)
-		return -ENOMEM;
-	/* The read may sleep (a mutex, a disk): it runs with no lock held, into the frame nobody sees yet. */
-	n = kernel_read(f, P2V(pa), PAGE_SIZE, (loff_t)pos);
-	if (n < 0) {
-		pmm_free_page(pa);
-		return (int)n;
-	}
+	if (start % PAGE_SIZE || end % PAGE_SIZE || start >= end || end > USER_TOP)
+		return -EINVAL;
+	down_write(&mm->mmap_sem);
 	ptl_lock(mm);
-	/* Read with no lock held: a thread may have unmapped the range meanwhile. Map nothing then. */
-	r = vma_find(mm, va) ? map_locked(mm, va, pa, 0) : -EFAULT;
-	if (r == 0) {
-		frame_set_one(pa);
-		*mm_pte_slot(mm, va, false) = pte_for_prot(pa, prot, false);
-	} else {
-		pmm_free_page(pa);
-	}
+	r = vma_set_file(mm, start, end, prot, f, pgoff);
 	ptl_unlock(mm);
+	if (r == 0)
+		mm_unmap_range(mm, start, end);         /* what was there goes: the pages come from f now */
+	vma_put_files(mm);
+	up_write(&mm->mmap_sem);
+	return r;
+}
+
+int mm_protect(struct mm *mm, uintptr_t start, uintptr_t end, unsigned prot)
+{
+	int r;
+
+	down_write(&mm->mmap_sem);
+	ptl_lock(mm);
+	r = vma_protect(mm, start, end, prot);
+	ptl_unlock(mm);
+	if (r == 0)
+		mm_protect_range(mm, start, end, prot);
+	vma_put_files(mm);
+	up_write(&mm->mmap_sem);
 	return r;
 }
 

@@ -25,9 +25,17 @@
  * pages may be absent: a fault inside an anonymous region brings a zeroed
  * frame (kernel/mm/vma.c, docs/mm.md section 7).
  */
+struct file;
 struct vma {
 	uintptr_t start, end;           /* page-aligned, start < end */
 	unsigned prot;                  /* PROT_READ | PROT_WRITE | PROT_EXEC (kernel/uapi/mman.h) */
+	/*
+	 * A private file mapping (exec's segments, mmap of a file): the file,
+	 * referenced, and the file page at start. NULL: anonymous. Its pages come
+	 * on demand from the file (kernel/mm/filemap.c, docs/mm.md section 9).
+	 */
+	struct file *file;
+	uint32_t pgoff;
 };
 /* Regions per address space; one more is -ENOMEM, as at Linux's max_map_count. */
 #define MM_VMAS_MAX 128
@@ -59,6 +67,14 @@ struct mm {
 	unsigned npages;                /* user pages mapped (not counting page tables) */
 	struct vma vmas[MM_VMAS_MAX];   /* sorted by start, never overlapping */
 	unsigned nvmas;
+	/*
+	 * Files of regions removed under page_table_lock, to be fput() by
+	 * vma_put_files() once it is let go (a last fput may sleep). Under
+	 * mmap_sem for writing, as the regions; each call that changes the
+	 * regions adds at most MM_VMAS_MAX.
+	 */
+	struct file *fput_later[2 * MM_VMAS_MAX];
+	unsigned nfput_later;
 	/*
 	 * The CPUs that have pgdir loaded now, running a task of this mm or
 	 * lazily (kernel/mm/tlb.c): where a TLB shootdown must go. Bit n is
@@ -95,6 +111,8 @@ enum mm_fault_result {
 	MM_FAULT_DONE,          /* resolved: retry the access */
 	MM_FAULT_BAD,           /* not a valid access: SIGSEGV, or -EFAULT for the kernel */
 	MM_FAULT_OOM,           /* valid, but no free frame to resolve it (kernel/mm/fault.c decides) */
+	MM_FAULT_SIGBUS,        /* a file mapping's page wholly past the end of the file: SIGBUS */
+	MM_FAULT_READ,          /* a file's page must be read first: mm_fault_read() with no lock, then retry */
 };
 /*
  * Resolve a fault at va in mm: a write to a COW page gets its own copy, a heap
@@ -103,6 +121,12 @@ enum mm_fault_result {
  * context nothing: page_table_lock, taken here, is enough to read the regions.
  */
 enum mm_fault_result mm_fault(struct mm *mm, uintptr_t va, bool write);
+/*
+ * After MM_FAULT_READ: read the file's page for va into a private frame and
+ * map it. Sleeps; the caller holds no lock, not even mmap_sem (the read takes
+ * the file's i_mutex: docs/mm.md section 9). Then the access (or mm_fault) retries.
+ */
+enum mm_fault_result mm_fault_read(struct mm *mm, uintptr_t va, bool write);
 
 /* Map fresh zeroed pages over [start, end) (page-aligned) with PTE_P|PTE_U|flags. */
 int mm_alloc_range(struct mm *mm, uintptr_t start, uintptr_t end, uint32_t flags);
@@ -131,9 +155,15 @@ uintptr_t mm_brk(struct mm *mm, uintptr_t newbrk);
 void mm_protect_range(struct mm *mm, uintptr_t start, uintptr_t end, unsigned prot);
 /* Move the pages of [from, from + len) to [to, to + len), which must be empty. -ENOMEM (nothing moved). */
 int mm_move_range(struct mm *mm, uintptr_t from, uintptr_t to, size_t len);
-/* Map a fresh frame at va holding the file's bytes from pos (zeros past its end). -ENOMEM, -errno of the read. */
-struct file;
-int mm_map_file_page(struct mm *mm, uintptr_t va, struct file *f, uint64_t pos, unsigned prot);
+/*
+ * Make [start, end) a private mapping of file f from page pgoff under prot:
+ * its pages come on demand (kernel/mm/filemap.c). Replaces what was there
+ * (the pages too). f NULL: anonymous. Takes mmap_sem for writing. -ENOMEM.
+ */
+int mm_map_file(struct mm *mm, uintptr_t start, uintptr_t end, unsigned prot, struct file *f,
+		uint32_t pgoff);
+/* Change the rights of the regions and pages of [start, end), keeping what backs them. Takes mmap_sem. */
+int mm_protect(struct mm *mm, uintptr_t start, uintptr_t end, unsigned prot);
 /* Map a fresh zeroed frame at va as a MAP_SHARED page (PTE_SHARED) under prot. -ENOMEM. */
 int mm_map_shared_page(struct mm *mm, uintptr_t va, unsigned prot);
 

@@ -36,6 +36,8 @@ static inline uintptr_t table_stop(uintptr_t start, uintptr_t end)
 	return table_end > start && table_end < end ? table_end : end;
 }
 
+/* The frame reference counts exist (allocated at the first call); false when out of memory. */
+bool mm_frame_refs_init(void);
 /* A fresh frame, zeroed; 0 when out of memory. */
 physaddr_t mm_zeroed_frame(void);
 /* The PTE slot for va, allocating its page table if create; NULL if absent or out of memory. */

@@ -3,10 +3,9 @@
  * regions of an address space (kernel/mm/vma.c) and their pages.
  *
  * What smpix maps: private anonymous memory, whose pages come on demand
- * through the one fault path (kernel/mm/fault.c), and private read-only
- * views of regular files, whose pages are read in at map time (a private
- * copy: later writes to the file are not seen, which POSIX leaves
- * unspecified for MAP_PRIVATE). Shared anonymous memory (MAP_SHARED |
+ * through the one fault path (kernel/mm/fault.c), and private mappings of
+ * regular files, whose pages come on demand from the file, shared with its
+ * page cache until written (kernel/mm/filemap.c, docs/mm.md section 9). Shared anonymous memory (MAP_SHARED |
  * MAP_ANONYMOUS) is given all its frames at map time, marked PTE_SHARED, so
  * that a fork() shares them writable instead of copy-on-write: that is how a
  * parent and its children share memory (and futexes, kernel/futex/key.c).
@@ -44,19 +43,6 @@ static int file_mappable(struct file *f)
 		return -EACCES;
 	if (!S_ISREG(f->f_inode->i_mode))
 		return -ENODEV;         /* pipes, devices, directories: no mmap method, as in Linux */
-	return 0;
-}
-
-/* Read the file's pages into [start, start + len), one page at a time, no lock held for a read. */
-static int fill_from_file(struct mm *mm, uintptr_t start, size_t len, struct file *f,
-			  unsigned long pgoff, unsigned prot)
-{
-	for (size_t off = 0; off < len; off += PAGE_SIZE) {
-		int r = mm_map_file_page(mm, start + off, f, ((uint64_t)pgoff << PAGE_SHIFT) + off, prot);
-
-		if (r < 0)
-			return r;
-	}
 	return 0;
 }
 
@@ -122,8 +108,8 @@ static long do_mmap(uintptr_t addr, size_t len, unsigned prot, int flags, struct
 		r = -EEXIST;
 	} else {
 		start = fixed ? addr : vma_find_gap(mm, addr, len);
-		/* A file's pages are written in below, so the region is writable until then. */
-		r = start ? vma_set(mm, start, start + len, f ? PROT_READ | PROT_WRITE : prot) : -ENOMEM;
+		/* A file's pages come on demand from the file (filemap.c): nothing is read now. */
+		r = start ? vma_set_file(mm, start, start + len, prot, f, (uint32_t)pgoff) : -ENOMEM;
 	}
 	ptl_unlock(mm);
 	/* MAP_FIXED replaces what was there: its pages go (the region above already did). */
@@ -135,30 +121,10 @@ static long do_mmap(uintptr_t addr, size_t len, unsigned prot, int flags, struct
 		ptl_unlock(mm);
 		mm_unmap_range(mm, start, start + len);
 	}
+	vma_put_files(mm);
 	up_write(&mm->mmap_sem);
 	if (r < 0)
 		return r;
-	if (f) {
-		/*
-		 * Without mmap_sem: the read takes the file's locks, and write() holds
-		 * those while its copy_from_user() faults, which takes mmap_sem. A
-		 * thread may unmap the range meanwhile: mm_map_file_page() then maps
-		 * nothing, and the region is not brought back below.
-		 */
-		r = fill_from_file(mm, start, len, f, pgoff, prot);
-		down_write(&mm->mmap_sem);
-		ptl_lock(mm);
-		if (r < 0)
-			r = vma_remove(mm, start, start + len) ?: r;
-		else if (vma_range_covered(mm, start, start + len))
-			r = vma_set(mm, start, start + len, prot);
-		ptl_unlock(mm);
-		if (r < 0)
-			mm_unmap_range(mm, start, start + len);
-		up_write(&mm->mmap_sem);
-		if (r < 0)
-			return r;
-	}
 	return (long)start;
 }
 
@@ -221,6 +187,7 @@ long sys_munmap(uintptr_t addr, size_t len)
 	mm = current->mm;
 	down_write(&mm->mmap_sem);
 	r = unmap(mm, addr, len);
+	vma_put_files(mm);
 	up_write(&mm->mmap_sem);
 	return r;
 }
@@ -247,24 +214,30 @@ long sys_mprotect(uintptr_t addr, size_t len, int prot)
 	down_write(&mm->mmap_sem);
 	ptl_lock(mm);
 	/* Linux refuses a range with a hole in it: -ENOMEM. */
-	r = vma_range_covered(mm, addr, end) ? vma_set(mm, addr, end, p) : -ENOMEM;
+	/* The regions keep their files: pages not yet touched still come from them. */
+	r = vma_range_covered(mm, addr, end) ? vma_protect(mm, addr, end, p) : -ENOMEM;
 	ptl_unlock(mm);
 	if (r == 0)
 		mm_protect_range(mm, addr, end, p);     /* and one shootdown, before we return */
+	vma_put_files(mm);
 	up_write(&mm->mmap_sem);
 	return r;
 }
 
-/* Move [old, old + old_len) to a new place (dst, or a free gap when dst is 0) of new_len. Needs mmap_sem. */
+/*
+ * Move [old, old + old_len) to a new place (dst, or a free gap when dst is 0)
+ * of new_len; like is the region at old (its rights, its file). Needs mmap_sem.
+ */
 static long move_region(struct mm *mm, uintptr_t old, size_t old_len, uintptr_t dst, size_t new_len,
-			unsigned prot)
+			const struct vma *like)
 {
 	uintptr_t to;
 	int r;
 
 	ptl_lock(mm);
 	to = dst ? dst : vma_find_gap(mm, 0, new_len);
-	r = to ? vma_set(mm, to, to + new_len, prot) : -ENOMEM;
+	r = to ? vma_set_file(mm, to, to + new_len, like->prot, like->file,
+			      like->file ? vma_pgoff_at(like, old) : 0) : -ENOMEM;
 	ptl_unlock(mm);
 	if (r < 0)
 		return r;
@@ -284,8 +257,7 @@ static long do_mremap(struct mm *mm, uintptr_t old, size_t old_len, size_t new_l
 		      uintptr_t new_addr)
 {
 	bool grow_in_place;
-	struct vma *v;
-	unsigned prot;
+	struct vma *v, like;
 
 	if (flags & ~(MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP))
 		return -EINVAL;
@@ -317,12 +289,13 @@ static long do_mremap(struct mm *mm, uintptr_t old, size_t old_len, size_t new_l
 		ptl_unlock(mm);
 		return !v || old_len ? -EFAULT : -EINVAL;
 	}
-	prot = v->prot;
+	like = *v;              /* a copy: the array moves under vma_set */
 	grow_in_place = !(flags & MREMAP_FIXED) && old + old_len == v->end &&
 			old + new_len <= USER_MMAP_TOP && old + new_len > old &&
 			vma_range_free(mm, old + old_len, old + new_len);
 	if (grow_in_place) {
-		int r = vma_set(mm, old, old + new_len, prot);
+		int r = vma_set_file(mm, old, old + new_len, like.prot, like.file,
+				     like.file ? vma_pgoff_at(&like, old) : 0);
 
 		ptl_unlock(mm);
 		return r < 0 ? r : (long)old;
@@ -330,7 +303,7 @@ static long do_mremap(struct mm *mm, uintptr_t old, size_t old_len, size_t new_l
 	ptl_unlock(mm);
 	if (!(flags & MREMAP_MAYMOVE))
 		return -ENOMEM;
-	return move_region(mm, old, old_len, (flags & MREMAP_FIXED) ? new_addr : 0, new_len, prot);
+	return move_region(mm, old, old_len, (flags & MREMAP_FIXED) ? new_addr : 0, new_len, &like);
 }
 
 long sys_mremap(uintptr_t old, size_t old_len, size_t new_len, int flags, uintptr_t new_addr)
@@ -340,6 +313,7 @@ long sys_mremap(uintptr_t old, size_t old_len, size_t new_len, int flags, uintpt
 
 	down_write(&mm->mmap_sem);
 	r = do_mremap(mm, old, old_len, new_len, flags, new_addr);
+	vma_put_files(mm);
 	up_write(&mm->mmap_sem);
 	return r;
 }

@@ -13,7 +13,9 @@
  */
 #include "kernel/mm/vma.h"
 
+#include "fs/file.h"
 #include "kernel/lib/string.h"
+#include "kernel/panic.h"
 #include "kernel/uapi/errno.h"
 
 struct vma *vma_find(struct mm *mm, uintptr_t va)
@@ -62,17 +64,72 @@ bool vma_range_covered(struct mm *mm, uintptr_t start, uintptr_t end)
 	return start >= end;
 }
 
-static void insert_at(struct mm *mm, unsigned i, uintptr_t start, uintptr_t end, unsigned prot)
+static void file_get(struct file *f)
+{
+	if (f)
+		fget_ref(f);
+}
+
+/* The file of a region going away: fput() later, with no spinlock held (vma_put_files). */
+static void file_put_later(struct mm *mm, struct file *f)
+{
+	if (!f)
+		return;
+	if (mm->nfput_later >= ARRAY_SIZE(mm->fput_later))
+		panic("vma: %u files to put without vma_put_files()", mm->nfput_later);
+	mm->fput_later[mm->nfput_later++] = f;
+}
+
+void vma_put_files(struct mm *mm)
+{
+	while (mm->nfput_later > 0)
+		fput(mm->fput_later[--mm->nfput_later]);
+}
+
+void vma_get_files(struct mm *mm)
+{
+	for (unsigned i = 0; i < mm->nvmas; i++)
+		file_get(mm->vmas[i].file);
+}
+
+void vma_drop_all(struct mm *mm)
+{
+	for (unsigned i = 0; i < mm->nvmas; i++)
+		file_put_later(mm, mm->vmas[i].file);
+	mm->nvmas = 0;
+	vma_put_files(mm);
+}
+
+/* Insert a region; it takes its own reference to f. */
+static void insert_at(struct mm *mm, unsigned i, uintptr_t start, uintptr_t end, unsigned prot,
+		      struct file *f, uint32_t pgoff)
 {
 	memmove(&mm->vmas[i + 1], &mm->vmas[i], (mm->nvmas - i) * sizeof(mm->vmas[0]));
-	mm->vmas[i] = (struct vma){ .start = start, .end = end, .prot = prot };
+	mm->vmas[i] = (struct vma){ .start = start, .end = end, .prot = prot, .file = f,
+				    .pgoff = f ? pgoff : 0 };
+	file_get(f);
 	mm->nvmas++;
 }
 
+/* Forget region i, whose file reference (if any) the caller has dealt with. */
 static void delete_at(struct mm *mm, unsigned i)
 {
 	memmove(&mm->vmas[i], &mm->vmas[i + 1], (mm->nvmas - i - 1) * sizeof(mm->vmas[0]));
 	mm->nvmas--;
+}
+
+/* Cut the region holding addr in two at addr (both keep the file): a slot must be free. */
+static void split_at(struct mm *mm, uintptr_t addr)
+{
+	for (unsigned i = 0; i < mm->nvmas; i++) {
+		struct vma *v = &mm->vmas[i];
+
+		if (v->start < addr && v->end > addr) {
+			insert_at(mm, i + 1, addr, v->end, v->prot, v->file, v->file ? vma_pgoff_at(v, addr) : 0);
+			mm->vmas[i].end = addr;
+			return;
+		}
+	}
 }
 
 /* Would removing [start, end) split a region in two (and so need a slot)? */
@@ -95,35 +152,46 @@ int vma_remove(struct mm *mm, uintptr_t start, uintptr_t end)
 		if (v->end <= start || v->start >= end)
 			continue;
 		if (v->start < start && v->end > end) {
-			insert_at(mm, i + 1, end, v->end, v->prot);
-			v->end = start;
+			split_at(mm, end);
+			mm->vmas[i].end = start;
 		} else if (v->start < start) {
 			v->end = start;
 		} else if (v->end > end) {
+			if (v->file)
+				v->pgoff = vma_pgoff_at(v, end);
 			v->start = end;
 		} else {
+			file_put_later(mm, v->file);
 			delete_at(mm, i);
 		}
 	}
 	return 0;
 }
 
-/* Join region i with its neighbours when they touch and allow the same: fewer regions, same meaning. */
+/* Do a and b (a just below b) touch and mean the same: same rights, same file, its pages in a row? */
+static bool mergeable(const struct vma *a, const struct vma *b)
+{
+	return a->end == b->start && a->prot == b->prot && a->file == b->file &&
+	       (!a->file || vma_pgoff_at(a, a->end) == b->pgoff);
+}
+
+/* Join region i with its neighbours when they can: fewer regions, same meaning. */
 static void merge_around(struct mm *mm, unsigned i)
 {
-	if (i + 1 < mm->nvmas && mm->vmas[i].end == mm->vmas[i + 1].start &&
-	    mm->vmas[i].prot == mm->vmas[i + 1].prot) {
+	if (i + 1 < mm->nvmas && mergeable(&mm->vmas[i], &mm->vmas[i + 1])) {
 		mm->vmas[i].end = mm->vmas[i + 1].end;
+		file_put_later(mm, mm->vmas[i + 1].file);
 		delete_at(mm, i + 1);
 	}
-	if (i > 0 && mm->vmas[i - 1].end == mm->vmas[i].start &&
-	    mm->vmas[i - 1].prot == mm->vmas[i].prot) {
+	if (i > 0 && mergeable(&mm->vmas[i - 1], &mm->vmas[i])) {
 		mm->vmas[i - 1].end = mm->vmas[i].end;
+		file_put_later(mm, mm->vmas[i].file);
 		delete_at(mm, i);
 	}
 }
 
-int vma_set(struct mm *mm, uintptr_t start, uintptr_t end, unsigned prot)
+int vma_set_file(struct mm *mm, uintptr_t start, uintptr_t end, unsigned prot, struct file *f,
+		 uint32_t pgoff)
 {
 	unsigned i;
 
@@ -134,8 +202,39 @@ int vma_set(struct mm *mm, uintptr_t start, uintptr_t end, unsigned prot)
 	vma_remove(mm, start, end);
 	for (i = 0; i < mm->nvmas && mm->vmas[i].start < start; i++)
 		;
-	insert_at(mm, i, start, end, prot);
+	insert_at(mm, i, start, end, prot, f, pgoff);
 	merge_around(mm, i);
+	return 0;
+}
+
+int vma_set(struct mm *mm, uintptr_t start, uintptr_t end, unsigned prot)
+{
+	return vma_set_file(mm, start, end, prot, NULL, 0);
+}
+
+/* Does some region strictly contain addr (so that a boundary there needs a split)? */
+static bool cuts(struct mm *mm, uintptr_t addr)
+{
+	for (unsigned i = 0; i < mm->nvmas; i++)
+		if (mm->vmas[i].start < addr && mm->vmas[i].end > addr)
+			return true;
+	return false;
+}
+
+int vma_protect(struct mm *mm, uintptr_t start, uintptr_t end, unsigned prot)
+{
+	assert_spin_held(&mm->page_table_lock);
+	if (mm->nvmas + cuts(mm, start) + cuts(mm, end) > MM_VMAS_MAX)
+		return -ENOMEM;
+	split_at(mm, start);
+	split_at(mm, end);
+	for (unsigned i = 0; i < mm->nvmas; i++)
+		if (mm->vmas[i].start >= start && mm->vmas[i].end <= end)
+			mm->vmas[i].prot = prot;
+	/* Back to the fewest regions: every join the new rights allow. */
+	for (unsigned i = mm->nvmas; i-- > 0;)
+		if (i < mm->nvmas)
+			merge_around(mm, i);
 	return 0;
 }
 

@@ -43,4 +43,11 @@ int elf_check(const void *image, size_t size);
 /* Load a static ELF32 executable image into the empty mm: 0, -ENOEXEC or -ENOMEM. */
 int elf_load(struct mm *mm, const void *image, size_t size, struct elf_info *info);
 
+struct file;
+/*
+ * Map the static ELF32 executable f into the empty mm, its pages on demand
+ * from the file (docs/mm.md section 9): 0, -ENOEXEC, -ENOMEM or the read's error.
+ */
+int elf_load_file(struct mm *mm, struct file *f, struct elf_info *info);
+
 #endif

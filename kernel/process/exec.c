@@ -16,6 +16,10 @@
  *
  * esp is 16-byte aligned at entry.
  *
+ * The program's segments are private mappings of its file (kernel/process/elf.c,
+ * docs/mm.md section 9): exec reads the headers, and the pages come when the
+ * program touches them, shared with the file's page cache until written.
+ *
  * The program is a file in the VFS: an ELF executable, or a script whose
  * first line "#!interpreter [arg]" names the program that runs it (with the
  * script's path as its argument), as Linux's binfmt_script does.
@@ -181,28 +185,6 @@ static int exec_open(const char *path, struct file **out)
 	return 0;
 }
 
-/* The whole file in a kmalloc'd buffer (ELF images are small: this keeps elf_load simple). */
-static int read_image(struct file *f, void **image, size_t *size)
-{
-	loff_t n = f->f_inode->i_size;
-	ssize_t got;
-	void *buf;
-
-	if (n <= 0 || n > DIRECT_MAP_MAX / 4)
-		return -ENOEXEC;
-	buf = kmalloc((size_t)n);
-	if (!buf)
-		return -ENOMEM;
-	got = kernel_read(f, buf, (size_t)n, 0);
-	if (got != n) {
-		kfree(buf);
-		return got < 0 ? (int)got : -EIO;
-	}
-	*image = buf;
-	*size = (size_t)n;
-	return 0;
-}
-
 /* Replace argv[0] with the strings of newv (n of them): how a script's interpreter gets its arguments. */
 static int args_replace_argv0(struct exec_args *a, const char *const *newv, int n)
 {
@@ -317,8 +299,6 @@ static int exec_file(struct task *t, struct file *f, const char *path, const cha
 	struct elf_info info;
 	struct mm *mm, *old;
 	uint32_t esp = 0;
-	void *image;
-	size_t size;
 	ssize_t n;
 	int r;
 
@@ -330,17 +310,14 @@ static int exec_file(struct task *t, struct file *f, const char *path, const cha
 	line[n] = '\0';
 	if (n >= 2 && line[0] == '#' && line[1] == '!')
 		return exec_script(t, f, path, name, a, depth, line);
-	r = read_image(f, &image, &size);
-	fput(f);
-	if (r < 0)
-		return r;
 	mm = mm_create();
 	if (!mm) {
-		kfree(image);
+		fput(f);
 		return -ENOMEM;
 	}
-	r = elf_load(mm, image, size, &info);
-	kfree(image);
+	/* Nothing is read but the headers: the segments map the file, their pages come on demand. */
+	r = elf_load_file(mm, f, &info);
+	fput(f);                        /* the file regions hold their own references */
 	if (r == 0)
 		r = mm_alloc_range(mm, USER_STACK_TOP - USER_STACK_SIZE, USER_STACK_TOP, PTE_W);
 	if (r == 0)

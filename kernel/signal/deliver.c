@@ -711,6 +711,10 @@ static int fault_signal(const struct trapframe *tf, struct ksiginfo *info)
 	case T_PGFLT:
 		info->code = (tf->err & 1) ? SEGV_ACCERR : SEGV_MAPERR;
 		info->addr = read_cr2();
+		if (fault_is_sigbus(info->addr)) {
+			info->code = BUS_ADRERR;        /* a file mapping past the end of its file */
+			return SIGBUS;
+		}
 		return SIGSEGV;
 	default:                        /* general protection and the rest */
 		info->code = SI_KERNEL;

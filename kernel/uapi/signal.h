@@ -74,6 +74,7 @@
 #define SI_TKILL     (-6)       /* tkill(), tgkill() */
 #define SEGV_MAPERR  1          /* nothing mapped at si_addr */
 #define SEGV_ACCERR  2          /* mapped, but not for this access */
+#define BUS_ADRERR   2          /* nonexistent physical address (a file mapping past EOF) */
 #define ILL_ILLOPN   2          /* illegal operand (ud2) */
 #define FPE_INTDIV   1          /* integer divide by zero */
 #define FPE_INTOVF   2

@@ -433,7 +433,9 @@ def lab8(g):
 # prints /proc/lock_stat. The cache's lock classes are those whose name has "bcache" in it (the
 # handout's bcache_lock; a split's bucket locks, named so by the page's contract).
 LAB9_CPUS = 4
-LAB9_MAX_RATE = 0.01      # contended acquisitions of the cache's locks, at most: set by measurement
+# Measured at -smp 4 on a loaded 2-core host: the handout's one lock 3.8% to 62% of its acquisitions
+# waited; the reference split (256 buckets) 0.03% to 0.4%.
+LAB9_MAX_RATE = 0.01      # contended acquisitions of the cache's locks, at most
 LAB9_TESTS = ("regions_written", "stream_area_written", "files_written", "parallel_reads_and_writes",
               "streams_evict_in_parallel", "every_block_still_right", "files_read_back_and_removed")
 LAB9_DISK_MIB = 16        # hda2, the last quarter: 4 MiB, 3 of them streamed through a cache of ...

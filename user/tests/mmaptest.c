@@ -2,7 +2,8 @@
  * /bin/mmaptest: mmap2, old mmap, munmap, mprotect and mremap as Linux defines
  * them (kernel/mm/mmap.c): good and bad arguments with their errno values,
  * pages on demand and zeroed, private mappings across fork, SIGSEGV after
- * munmap and after mprotect, file-backed private mappings, and no page lost.
+ * munmap and after mprotect, file-backed private mappings (shared with the
+ * file until written, SIGBUS past its end), and no page lost.
  *
  * Built twice: for smpix (tools/test/cases/46_mmap.py boots it as init) and with
  * the host's `gcc -m32 -static -DLINUX_HOST` to run on Linux, which must pass
@@ -21,6 +22,7 @@
 #endif
 #define __NR_unlink_ 10
 #define __NR_mkdir_ 39
+#define __NR_ftruncate_ 93
 #define PAGE 4096
 
 static long map(void *addr, size_t len, int prot, int flags, int fd, long pgoff)
@@ -55,6 +57,11 @@ static int in_child(void (*fn)(volatile char *), volatile char *arg)
 static bool died_of_segv(int status)
 {
 	return WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV;
+}
+
+static bool died_of_sigbus(int status)
+{
+	return WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS;
 }
 
 static void do_read(volatile char *p) { gt_exit(*p == 0x7f ? 3 : 0); }
@@ -181,6 +188,65 @@ static void t_file_private_read_only(void)
 	}
 	gt_close(wfd);
 	CHECK(SYS1(__NR_unlink_, path) == 0);
+}
+
+/* Write one byte at off of fd (lseek + write, as the reference runs both). */
+static bool put_byte(int fd, long off, char c)
+{
+	return SYS3(__NR_lseek, fd, off, 0) == off && gt_write(fd, &c, 1) == 1;
+}
+
+static char get_byte(int fd, long off)
+{
+	char c = 0;
+
+	return SYS3(__NR_lseek, fd, off, 0) == off && gt_read(fd, &c, 1) == 1 ? c : 0;
+}
+
+static void child_checks_page1(volatile char *p) { gt_exit(p[PAGE + 5] == 'Z' ? 0 : 5); }
+
+/*
+ * A private, writable mapping of a file: pages not yet written show later
+ * writes to the file (its pages are the file's until copied, on Linux too),
+ * its own writes stay private, zeros past the end of the file within the last
+ * page, SIGBUS past that page.
+ */
+static void t_file_private_cow(void)
+{
+	static char data[2 * PAGE + 100];
+	char *p;
+	int fd;
+
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = pattern(i);
+	SYS2(__NR_mkdir_, "/tmp", 0777);
+	fd = (int)SYS3(__NR_open, path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	CHECK(fd >= 0);
+	CHECK(gt_write(fd, data, sizeof(data)) == (long)sizeof(data));
+	p = (char *)map(0, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	CHECK((long)p > 0 || (long)p < -4096);
+	CHECK(p[1] == pattern(1) && p[PAGE + 5] == pattern(PAGE + 5));      /* both pages touched: read */
+	p[2] = 'q';                                     /* page 0 is ours now */
+	CHECK(put_byte(fd, 0, 'Y') && put_byte(fd, PAGE + 5, 'Z'));
+	CHECK(p[PAGE + 5] == 'Z');                      /* page 1 not written: the file's write shows */
+	CHECK(in_child(child_checks_page1, p) == 0);    /* in a child too */
+	CHECK(p[0] == pattern(0) && p[2] == 'q');       /* page 0 copied: neither sees the other */
+	CHECK(get_byte(fd, 0) == 'Y' && get_byte(fd, 2) == pattern(2));
+	p[PAGE + 6] = 'w';
+	CHECK(put_byte(fd, PAGE + 7, 'V'));
+	CHECK(p[PAGE + 7] == pattern(PAGE + 7) && get_byte(fd, PAGE + 6) == pattern(PAGE + 6));
+	CHECK(p[2 * PAGE + 99] == pattern(2 * PAGE + 99) && p[2 * PAGE + 100] == 0 && p[3 * PAGE - 1] == 0);
+	CHECK(died_of_sigbus(in_child(do_read, p + 3 * PAGE)));    /* wholly past the end of the file */
+	CHECK(died_of_sigbus(in_child(do_write, p + 3 * PAGE)));
+	if (!ON_LINUX) {
+		/* smpix keeps a page mapped when the file shrinks (Linux unmaps it): it must stay intact. */
+		CHECK(SYS2(__NR_ftruncate_, fd, 0) == 0 && SYS1(__NR_unlink_, path) == 0);
+		CHECK(p[PAGE + 5] == 'Z' && p[2 * PAGE] == pattern(2 * PAGE));
+	} else {
+		CHECK(SYS1(__NR_unlink_, path) == 0);
+	}
+	CHECK(SYS2(__NR_munmap, p, 4 * PAGE) == 0);
+	gt_close(fd);
 }
 
 /* ---- fork, munmap, mprotect ------------------------------------------------------------ */
@@ -384,6 +450,7 @@ static void t_no_pages_lost(void)
 		t_fixed_replaces();
 		t_old_mmap();
 		t_file_private_read_only();
+		t_file_private_cow();
 		t_fork_private();
 		t_fork_shared();
 		t_munmap_splits();
@@ -409,6 +476,7 @@ int main(void)
 	gt_run("mmap_bad_args", t_mmap_bad_args);
 	gt_run("old_mmap", t_old_mmap);
 	gt_run("file_private_read_only", t_file_private_read_only);
+	gt_run("file_private_cow", t_file_private_cow);
 	gt_run("fork_private", t_fork_private);
 	gt_run("fork_shared", t_fork_shared);
 	gt_run("munmap_splits", t_munmap_splits);

@@ -21,9 +21,10 @@ LOCK_STAT_LINE = importlib.import_module("49_trace").LOCK_STAT_LINE
 NAME = "ext2-suites[smp2]"
 USERTESTS_LINE = re.compile(r"^usertests: (\S+) (ok|FAIL)(.*)$", re.M)
 USERTESTS_SUMMARY = re.compile(r"^usertests: (\d+) passed, (\d+) failed$", re.M)
-# The classes the disk's paths take (fs/buffer.c's bcache_lock; drivers/block/blk_queue.c's own lock of
-# each queue, era 2.6, smpix's default, a class named after the expression).
-DISK_LOCKS = ("bcache_lock", "&q->own_lock")
+# The classes the disk's paths take, by a part of their names: fs/buffer.c's (its bucket locks,
+# &bcache_buckets[i].lock; in lab 9's handout one bcache_lock) and drivers/block/blk_queue.c's own lock
+# of each queue (era 2.6, smpix's default, a class named after the expression).
+DISK_LOCKS = ("bcache", "&q->own_lock")
 
 
 class DiskSession(Session):
@@ -97,9 +98,9 @@ def usertests_on_ext2(h, s):
 def lock_stat_after_readers(h, s):
     """Two files written, the disk umounted and mounted again (its blocks leave the buffer cache), then two
     readers at once, one per CPU, each reading its file four times: first from the disk (the queue's lock),
-    then from the cache, every block a lookup under bcache_lock. Both locks must be counted in
-    /proc/lock_stat, in Linux's columns, and bcache_lock contended (thousands of times in most runs; the
-    queue's lock from 0 to a few dozen, so only reported)."""
+    then from the cache, every block a lookup under its bucket's lock. Both must be counted in
+    /proc/lock_stat, in Linux's columns (the contentions are only reported: thousands on lab 9's
+    handout's one bcache_lock, a few on the buckets; the queue's lock from 0 to a few dozen)."""
     s.run("for i in 1 2 3 4 5 6 7 8; do cat /bin/vfstest; done > /tmp/r1; cp /tmp/r1 /tmp/r2; cd /; "
           "umount /tmp; mount -t ext2 /dev/hda1 /tmp; cd /tmp", timeout=60)
     out = s.run("echo 1 > /proc/sys/kernel/lock_stat; echo 0 > /proc/lock_stat; "
@@ -108,7 +109,7 @@ def lock_stat_after_readers(h, s):
     classes = {m.group(1): [float(x) for x in m.groups()[1:]] for m in LOCK_STAT_LINE.finditer(out)}
     problems = []
     for lock in DISK_LOCKS:
-        c = classes.get(lock)
+        c = next((v for name, v in classes.items() if lock in name), None)
         if not c:
             problems.append(f"no {lock} line")
             continue
@@ -119,9 +120,7 @@ def lock_stat_after_readers(h, s):
         if not con_bounces <= contentions <= acquisitions:
             problems.append(f"{lock}: con-bounces {con_bounces}, contentions {contentions}, "
                             f"acquisitions {acquisitions} do not add up")
-    if not problems and classes["bcache_lock"][1] == 0:
-        problems.append("two readers on two CPUs and no contention on bcache_lock")
-    h.record(f"{NAME} lock_stat: {' and '.join(DISK_LOCKS)} counted after two readers, bcache_lock contended",
+    h.record(f"{NAME} lock_stat: the buffer cache's and the queue's locks counted after two readers",
              not problems, "; ".join(problems))
 
 

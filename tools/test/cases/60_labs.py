@@ -280,21 +280,19 @@ NEGATIVES = {
 }
 
 
-def lab9_lock_renamed():
-    """Lab 9's handout with its one lock renamed where the grader does not look (its classes are the
-    ones named bcache...): no contention seen, but no acquisitions either, fewer than the block reads,
-    so the gate holds and it scores 0, not full marks."""
-    sys.path.insert(0, os.path.join(ROOT, "tools", "labs"))
-    import handout
-    path = os.path.join(ROOT, "tools", "labs", "lab9.stubs")
-    stubs = handout.parse_stubs(open(path).read(), path)
-    return {key: "".join(body).replace('SPINLOCK_INIT("bcache_lock")', 'SPINLOCK_INIT("cache_lock")')
-            for key, body in stubs.items()}
+def lab9_buckets_renamed():
+    """Lab 9 solved, but its bucket locks' class named without "bcache", where the grader does not look:
+    no contention seen, and no acquisitions either (fewer than the block reads), so the gate holds
+    and it scores 0, not full marks. (The solved tree, not the handout: one lock spins for a minute.)"""
+    text = open(os.path.join(ROOT, "fs", "buffer.c")).read()
+    m = re.search(r"^/\* LAB9: BEGIN cache \*/\n(.*?)^/\* LAB9: END \*/\n", text, re.S | re.M)
+    body = m.group(1) if m else ""
+    renamed = body.replace("spin_lock_init(&bcache_buckets[i].lock,", "spin_lock_init(&b->lock,")
+    return {("fs/buffer.c", "cache"): renamed}
 
 
-if os.path.exists(os.path.join(ROOT, "tools", "labs", "lab9.stubs")):
-    NEGATIVES[9] = ("the handout's one lock renamed out of the grader's sight", "lab9-renamed", 0,
-                    lab9_lock_renamed())
+NEGATIVES[9] = ("the split cache, its locks named out of the grader's sight", "lab9-renamed", 0,
+                lab9_buckets_renamed())
 
 
 def check_negative(h, lab):

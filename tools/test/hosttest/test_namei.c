@@ -29,6 +29,10 @@ void kfree(void *p) { free(p); }
 void spin_lock_init_class(spinlock_t *l, const char *name, struct lock_class *c) { memset(l, 0, sizeof(*l)); l->name = name; l->class = c; }
 physaddr_t pmm_alloc_pages(unsigned n) { (void)n; return 0; }  /* no file data in these tests */
 void pmm_free_pages(physaddr_t pa, unsigned n) { (void)pa; (void)n; abort(); }
+/* ramfs's file pages are reference-counted frames (kernel/mm/filemap.c): none in these tests either. */
+physaddr_t page_cache_alloc(void) { return 0; }
+void page_cache_get(physaddr_t pa) { (void)pa; abort(); }
+void page_cache_put(physaddr_t pa) { (void)pa; abort(); }
 size_t strlcpy(char *d, const char *s, size_t size)
 {
 	size_t n = strlen(s);
