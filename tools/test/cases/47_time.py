@@ -35,7 +35,7 @@ def times_of(out):
 
 def check_bkl_bench(h, s, name):
     """Four workers fight for the BKL: the system time is mostly spinning, and the BKL is nearly all of it."""
-    out = s.run("time ioctlbench -d bkl -p 4 -n 400 -w 20000 -r 1", timeout=240)
+    out = s.run("time ioctlbench -d bkl -p 4 -n 200 -w 20000 -r 1", timeout=240)
     t = times_of(out)
     why = f"no time lines in {out!r}" if not t else ""
     if t:
@@ -56,7 +56,7 @@ def check_own_bench(h, s, name, bkl_times):
     chrdev_open, fs/devfs/chrdev.c), and with 4 vCPUs on a busy 2-core host an open()'s holder may be
     descheduled by the host while the others spin (steal in /proc/stat shows it). On an idle host it is
     near zero (docs/time.md)."""
-    out = s.run("time ioctlbench -d own -p 4 -n 400 -w 20000 -r 1", timeout=240)
+    out = s.run("time ioctlbench -d own -p 4 -n 200 -w 20000 -r 1", timeout=240)
     t = times_of(out)
     why = f"no time lines in {out!r}" if not t else ""
     if t and bkl_times:
