@@ -267,6 +267,18 @@ static void tame_pid(uint32_t *a)
 		*a = 99999;
 }
 
+/* Does [addr, addr+len) touch our image (text, data, bss, heap) or our stack? */
+static bool madvise_hits_self(uint32_t addr, uint32_t len)
+{
+	uint64_t start = addr, end = (uint64_t)addr + len + 4095;
+	uint32_t sp = fuzz_saved_esp ? fuzz_saved_esp : (uint32_t)&addr;
+	uint32_t heap_end = (uint32_t)syscall(__NR_brk, 0);
+
+	if (heap_end < image_end)
+		heap_end = image_end;
+	return (start < heap_end + 65536 && end > 0x08048000) || (start < 0xC0000000 && end > sp - 65536);
+}
+
 /*
  * Arguments that would hurt the run, not the kernel: signals for the fuzzer
  * or its parent (or everyone), sleeps of seconds, console writes of noise.
@@ -306,6 +318,14 @@ static void tame(const char *name, uint32_t *a)
 		   a[!strcmp(name, "close") ? 0 : 1] <= 2) {
 		/* fds 0-2 stay as they are: the probes and the reports write to fd 1. */
 		a[!strcmp(name, "close") ? 0 : 1] = 99;
+	} else if (!strcmp(name, "madvise") && madvise_hits_self(a[0], a[1]) && a[2] != MADV_WILLNEED) {
+		/*
+		 * MADV_DONTNEED (or FREE, REMOVE) over our own data would put it back as the file
+		 * or zero-fill has it, as on Linux: fuzz_in itself, the plan and the generator's
+		 * state would be wiped, and the register check would report the kernel for it.
+		 * WILLNEED walks the same range and keeps every byte.
+		 */
+		a[2] = MADV_WILLNEED;
 	} else if (!strcmp(name, "write") && (a[0] == 1 || a[0] == 2)) {
 		if (in_scratch(a[1]))
 			a[2] %= 64;

@@ -190,6 +190,21 @@ static int arm_ms(int ms, int interval_ms)
 	return syscall(__NR_setitimer, ITIMER_REAL, &it, 0);
 }
 
+/*
+ * Wait until the handler has run n times in all. `while (hits < n) pause();` can lose the
+ * signal: if it comes after the test and before pause, pause sleeps forever. With sig
+ * blocked around the test, rt_sigsuspend unblocks it and sleeps in one step.
+ */
+static void wait_for_hits(int n, int sig)
+{
+	k_sigset_t old = get_mask(), during = old & ~SB(sig);
+
+	set_mask(SIG_BLOCK, SB(sig));
+	while (hits < n)
+		syscall(__NR_rt_sigsuspend, &during, SETSIZE);
+	set_mask(SIG_SETMASK, old);
+}
+
 static void t_pause_sigsuspend(void)
 {
 	k_sigset_t mask = SB(SIGUSR1);
@@ -417,8 +432,7 @@ static void t_sigchld(void)
 	if (pid == 0)
 		exit_three();
 	CHECK(waitpid(pid, &st, 0) == pid || hits == 1);        /* the handler may cut the wait short */
-	while (!hits)
-		syscall(__NR_pause, 0);
+	wait_for_hits(1, SIGCHLD);
 	waitpid(pid, &st, 0);
 	CHECK(last_sig == SIGCHLD && last_code == CLD_EXITED && last_pid == pid && last_status == 3);
 	pid = fork();
@@ -426,8 +440,7 @@ static void t_sigchld(void)
 		for (;;)
 			syscall(__NR_pause, 0);
 	CHECK(kill(pid, SIGTERM) == 0);
-	while (hits < 2)
-		syscall(__NR_pause, 0);
+	wait_for_hits(2, SIGCHLD);
 	CHECK(last_code == CLD_KILLED && last_pid == pid && last_status == SIGTERM);
 	CHECK(waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
 	/* By default SIGCHLD is ignored: it neither kills nor stays pending. */
@@ -586,8 +599,7 @@ static void t_alarm_itimer(void)
 	CHECK(syscall(__NR_getitimer, ITIMER_REAL, &old) == 0 && old.value_sec == 0 && old.value_usec == 0);
 	/* Every 30 ms, three times. */
 	CHECK(arm_ms(30, 30) == 0);
-	while (hits < 3)
-		syscall(__NR_pause, 0);
+	wait_for_hits(3, SIGALRM);
 	CHECK(syscall(__NR_getitimer, ITIMER_REAL, &old) == 0 && old.interval_usec == 30000);
 	CHECK(syscall(__NR_setitimer, ITIMER_REAL, &it, &old) == 0 && old.interval_usec == 30000);
 	/* One-shot: fires once. */
