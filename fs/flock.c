@@ -5,8 +5,9 @@
  *
  * This is one of the places the BKL stayed longest. "The Big Kernel Lock
  * lives on" (2004) lists it plainly: in 2.6.6 the file locking code still
- * required the BKL. Here, as there, the BKL is the only lock that protects
- * the lock list, and the code relies on the BKL's two odd properties:
+ * required the BKL. Lab 10's handout keeps it so (the reference solution
+ * pushes it out: flock_mutex below): there the BKL is the only lock that
+ * protects the lock list, and the code relies on the BKL's two odd properties:
  *  - it is dropped while its holder sleeps: a flock() that must wait for a
  *    conflicting lock sleeps on flock_wait *with the BKL held*, which lets
  *    the holder of that conflicting lock in to unlock it, and is taken back
@@ -14,7 +15,7 @@
  *  - it is recursive, so a close() that happens under the BKL elsewhere can
  *    still come through here.
  * Linux 2.6.37 (2010) finally gave the file-lock code its own spinlock;
- * make ERA=2.6.39 gives flock a mutex of its own (flock_mutex, below).
+ * here flock has a mutex of its own (flock_mutex, below) in every build.
  *
  * Semantics (Linux's, checked by user/tests/flocktest.c on Linux too):
  *  - LOCK_SH conflicts with another file's LOCK_EX; LOCK_EX with any other
@@ -44,12 +45,15 @@ struct file_lock {
 	bool exclusive;
 };
 
+/* LAB10: BEGIN flock-lock */
 /*
- * flock's lock: the BKL, and in make ERA=2.6.39 this mutex of flock's own in
- * its place (Linux 2.6.37 gave fs/locks.c its own lock the same way). Below,
- * "flock's lock" means whichever of the two this kernel has.
+ * flock's lock: a mutex of its own, in every build (lab 10 pushed the BKL
+ * out of flock, as Linux 2.6.37 gave fs/locks.c a lock of its own). It
+ * protects file_locks and nr_file_locks; a mutex, not a spinlock, because
+ * lock_file() allocates and frees under it.
  */
-DEFINE_OWN_MUTEX(flock_mutex);
+static DEFINE_MUTEX(flock_mutex);
+/* LAB10: END */
 
 /*
  * Every flock lock in the system, in one list, as 2.6.6 kept its
@@ -88,25 +92,10 @@ static bool conflicts(struct file *f, bool exclusive)
 	return false;
 }
 
-#ifdef CONFIG_BKL
-/* A waiter looks at the list itself (below): no count to keep. */
-static void count_unlock(void)
-{
-}
-
+/* LAB10: BEGIN flock-wait */
 /*
- * Sleep until f could have its lock, or a signal comes. The BKL is let go
- * for the sleep by schedule() and taken back after it, unasked, so the
- * condition can be looked at as if it were held throughout.
- */
-static int wait_for_unlock(struct file *f, bool exclusive)
-{
-	return wait_event_interruptible(flock_wait, !conflicts(f, exclusive));
-}
-#else
-/*
- * make ERA=2.6.39: flock_mutex is not let go for a sleep, so a waiter lets go
- * of it itself, and cannot look at file_locks meanwhile. It watches unlocks
+ * A mutex is not let go for a sleep, as the BKL was: a waiter lets go of it
+ * itself, and cannot look at file_locks meanwhile. It watches unlocks
  * instead, which counts every unlock (under flock_mutex), to tell that
  * something changed.
  */
@@ -117,7 +106,11 @@ static void count_unlock(void)
 	WRITE_ONCE(unlocks, unlocks + 1);
 }
 
-/* Sleep until some lock goes, or a signal comes: unlock, sleep, lock again. The caller looks again. */
+/*
+ * Sleep until some lock goes, or a signal comes: unlock, sleep, lock again.
+ * The caller looks again. An unlock between the read of unlocks and the
+ * sleep is not missed: the condition is checked before sleeping.
+ */
 static int wait_for_unlock(struct file *f, bool exclusive)
 {
 	unsigned seen = unlocks;
@@ -128,7 +121,7 @@ static int wait_for_unlock(struct file *f, bool exclusive)
 	mutex_lock(&flock_mutex);
 	return r;
 }
-#endif
+/* LAB10: END */
 
 /* Drop f's lock, if it has one, and wake whoever waits. flock's lock held. */
 static void unlock_file(struct file *f)
@@ -180,6 +173,22 @@ static int lock_file(struct file *f, bool exclusive, bool nonblock)
 	return 0;
 }
 
+/* One flock() command on f. flock's lock held. */
+static long flock_cmd(struct file *f, unsigned cmd, bool nonblock)
+{
+	switch (cmd) {
+	case LOCK_SH:
+		return lock_file(f, false, nonblock);
+	case LOCK_EX:
+		return lock_file(f, true, nonblock);
+	case LOCK_UN:
+		unlock_file(f);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
 long sys_flock(int fd, unsigned cmd)
 {
 	bool nonblock = cmd & LOCK_NB;
@@ -189,22 +198,11 @@ long sys_flock(int fd, unsigned cmd)
 	f = fd_get(fd);
 	if (!f)
 		return -EBADF;
-	lock_kernel_or(&flock_mutex);   /* 2.6.6: "the file locking code still requires the BKL" */
-	switch (cmd & ~LOCK_NB) {
-	case LOCK_SH:
-		r = lock_file(f, false, nonblock);
-		break;
-	case LOCK_EX:
-		r = lock_file(f, true, nonblock);
-		break;
-	case LOCK_UN:
-		unlock_file(f);
-		r = 0;
-		break;
-	default:
-		r = -EINVAL;
-	}
-	unlock_kernel_or(&flock_mutex);
+	/* LAB10: BEGIN sys-flock */
+	mutex_lock(&flock_mutex);
+	r = flock_cmd(f, cmd & ~LOCK_NB, nonblock);
+	mutex_unlock(&flock_mutex);
+	/* LAB10: END */
 	fput(f);
 	return r;
 }
@@ -217,9 +215,11 @@ void flock_release_file(struct file *f)
 	 */
 	if (!f->f_flocked)
 		return;
-	lock_kernel_or(&flock_mutex);
+	/* LAB10: BEGIN release */
+	mutex_lock(&flock_mutex);
 	unlock_file(f);
-	unlock_kernel_or(&flock_mutex);
+	mutex_unlock(&flock_mutex);
+	/* LAB10: END */
 }
 
 void flock_init(void)

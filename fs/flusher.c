@@ -8,6 +8,7 @@
 #include "fs/flusher.h"
 
 #include "fs/buffer.h"
+#include "fs/mount.h"
 #include "kernel/printk.h"
 #include "kernel/sched/sched.h"
 #include "kernel/time/timer.h"
@@ -17,17 +18,22 @@
 #define FLUSH_PERIOD_NS 1000000000ull   /* wake once a second */
 #define FLUSH_AGE_NS    5000000000ull   /* write what has been dirty 5 s (Linux: 30 s) */
 #define FLUSH_MAX       256             /* buffers per wake-up */
+#define FLUSH_INODES_EVERY 5            /* periods between two writes of the dirty inodes (Linux: 30 s) */
 
 static bool started;
 
 static int flusher_thread(void *unused)
 {
+	unsigned periods = 0;
+
 	(void)unused;
 	for (;;) {
 		uint64_t now;
 
 		sched_sleep_ns(FLUSH_PERIOD_NS);
 		now = clock_ns();
+		if (++periods % FLUSH_INODES_EVERY == 0)
+			sync_filesystems();     /* inodes a read dirtied (atime) into their buffers */
 		if (now > FLUSH_AGE_NS)
 			bcache_write_old(now - FLUSH_AGE_NS, FLUSH_MAX);
 	}
@@ -50,6 +56,7 @@ void flusher_sync_before_power_off(void)
 	/* Writing sleeps: only from a task, with interrupts on (every caller of power_off() today). */
 	if (!started || in_interrupt() || !irqs_enabled())
 		return;
+	sync_filesystems();
 	bcache_get_stats(&st);
 	if (st.dirty == 0)
 		return;

@@ -74,6 +74,12 @@ struct inode_operations {
 
 #define I_MOUNTPOINT  0x1       /* a file system is mounted on this directory */
 #define I_DROP_UNUSED 0x2       /* evict when i_count reaches 0, even if i_nlink > 0 */
+/*
+ * Changed in memory, not yet where the file system keeps it: an access time
+ * set by a read (fs/atime.c), written later, as Linux's I_DIRTY_SYNC, by the
+ * file system's sync_fs (sync(2), the flusher, umount) or its next write_inode.
+ */
+#define I_DIRTY       0x4
 
 struct pipe;
 
@@ -101,7 +107,7 @@ struct inode {
 	int i_count;
 	uint32_t i_nlink;
 	uint32_t i_mode;                /* S_IFMT type and permission bits */
-	unsigned i_flags;               /* I_MOUNTPOINT, I_DROP_UNUSED */
+	unsigned i_flags;               /* I_MOUNTPOINT, I_DROP_UNUSED, I_DIRTY */
 	uint32_t i_atime, i_mtime, i_ctime;     /* Unix seconds, from the wall clock */
 
 	uint32_t i_uid, i_gid;          /* always 0: there is one user, root */

@@ -6,6 +6,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/mm/kheap.h"
 #include "kernel/panic.h"
+#include "kernel/locking/mutex.h"
 #include "kernel/locking/spinlock.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/stat.h"
@@ -61,6 +62,7 @@ static struct mount *mount_new(const struct filesystem_type *type, const char *p
 	if (!m)
 		return NULL;
 	m->rdonly = rdonly;
+	m->mnt_flags = MNT_RELATIME;    /* Linux's default since 2.6.30; mount(2) may say otherwise */
 	m->type = type;
 	m->next_ino = 1;
 	m->dev = SMPIX_MKDEV(0, __atomic_add_fetch(&mounts_made, 1, __ATOMIC_RELAXED));
@@ -119,7 +121,7 @@ void vfs_mount_root(const struct filesystem_type *type)
 }
 
 int vfs_mount_on(const struct walk_start *s, struct inode *dir, const struct filesystem_type *type,
-		 const char *source, bool rdonly)
+		 const char *source, bool rdonly, unsigned mnt_flags)
 {
 	char path[sizeof(((struct mount *)0)->path)];
 	struct mount *m;
@@ -135,6 +137,7 @@ int vfs_mount_on(const struct walk_start *s, struct inode *dir, const struct fil
 	m = mount_new(type, path, source, rdonly, &r);
 	if (!m)
 		return r;
+	m->mnt_flags = mnt_flags;
 	spin_lock(&mount_lock);
 	/* The walk stepped down to the top of any stack, so only a mount made meanwhile is here. */
 	if (dir->i_flags & I_MOUNTPOINT) {
@@ -162,7 +165,7 @@ int vfs_mount(const struct filesystem_type *type, const char *path)
 	r = path_walk(&s, path, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &dir);
 	if (r < 0)
 		return r;
-	r = vfs_mount_on(&s, dir, type, type->name, false);
+	r = vfs_mount_on(&s, dir, type, type->name, false, MNT_RELATIME);
 	iput(dir);
 	return r;
 }
@@ -235,6 +238,96 @@ int vfs_umount(struct inode *top, int flags)
 	spin_unlock(&mount_lock);
 	/* The instance is killed when the caller lets go of top (or later, for MNT_DETACH). */
 	return r;
+}
+
+/*
+ * Writers and a remount read-only meet here without a lock, as Linux's
+ * mnt_want_write() and MNT_WRITE_HOLD: each first announces itself (writers
+ * + 1, or rdonly set), then looks at the other's mark; a full barrier
+ * between, so at least one of the two sees the other and backs off.
+ */
+int mount_want_write(struct mount *m)
+{
+	atomic_inc(&m->writers);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (READ_ONCE(m->rdonly)) {
+		atomic_dec(&m->writers);
+		return -EROFS;
+	}
+	return 0;
+}
+
+void mount_drop_write(struct mount *m)
+{
+	atomic_dec(&m->writers);
+}
+
+/* Set m read-only unless a file is open for writing: 0 or -EBUSY (fs_may_remount_ro()). */
+static int hold_writers(struct mount *m)
+{
+	WRITE_ONCE(m->rdonly, true);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (atomic_read(&m->writers) == 0)
+		return 0;
+	WRITE_ONCE(m->rdonly, false);
+	return -EBUSY;
+}
+
+/* Serializes remounts: one instance changes between read-only and writable once at a time. */
+static DEFINE_MUTEX(remount_mutex);
+
+int vfs_remount(struct inode *top, bool rdonly, unsigned mnt_flags)
+{
+	struct mount *m = top->i_mnt;
+	int r = 0;
+
+	if (!m || top != m->root)
+		return -EINVAL;                 /* Linux: only the root of a mount is remounted */
+	if (rdonly && !m->type->rdonly_ok)
+		return -EINVAL;
+	mutex_lock(&remount_mutex);
+	if (rdonly && !m->rdonly) {
+		r = hold_writers(m);            /* from here on, no new writer: the file system can flush */
+		if (r == 0 && m->type->remount)
+			r = m->type->remount(m, true);
+		if (r < 0)
+			WRITE_ONCE(m->rdonly, false);
+	} else if (!rdonly && m->rdonly) {
+		r = m->type->remount ? m->type->remount(m, false) : 0;
+		if (r == 0)
+			WRITE_ONCE(m->rdonly, false);   /* after the file system is ready for writes */
+	}
+	if (r == 0)
+		WRITE_ONCE(m->mnt_flags, mnt_flags);
+	mutex_unlock(&remount_mutex);
+	return r;
+}
+
+/*
+ * sync_fs may sleep, so it cannot run under mount_lock: take a reference on
+ * the roots of up to SYNC_BATCH mounts under it, then call each without it.
+ * A mount made after the snapshot is a mount the next sync catches.
+ */
+#define SYNC_BATCH 16
+
+void sync_filesystems(void)
+{
+	struct inode *roots[SYNC_BATCH];
+	struct list_head *pos;
+	int n = 0;
+
+	spin_lock(&mount_lock);
+	list_for_each(pos, &mounts) {
+		struct mount *m = list_entry(pos, struct mount, link);
+
+		if (m->type->sync_fs && n < SYNC_BATCH)
+			roots[n++] = igrab(m->root);
+	}
+	spin_unlock(&mount_lock);
+	for (int i = 0; i < n; i++) {
+		roots[i]->i_mnt->type->sync_fs(roots[i]->i_mnt);
+		iput(roots[i]);         /* may free an instance unmounted meanwhile (MNT_DETACH) */
+	}
 }
 
 struct inode *mount_enter(struct inode *dir)

@@ -44,6 +44,15 @@ struct filesystem_type {
 	void (*kill)(struct mount *m);
 	/* statfs(2)'s numbers beyond f_type (NULL: the VFS's defaults, fs/statfs.c). */
 	int (*statfs)(struct mount *m, struct statfs64 *st);
+	/*
+	 * mount -o remount: make the instance read-only (rdonly) or writable
+	 * again. Going read-only it writes back what is dirty; it may refuse
+	 * (-EBUSY: an unlinked file still open, whose blocks a read-only file
+	 * system could not free). NULL: nothing to do beyond m->rdonly.
+	 */
+	int (*remount)(struct mount *m, bool rdonly);
+	/* Write what is dirty in memory (inodes) into the buffer cache: sync(2), the flusher. NULL: nothing. */
+	void (*sync_fs)(struct mount *m);
 	bool rdonly_ok;                 /* it honours mount -o ro (else MS_RDONLY is -EINVAL) */
 	bool requires_dev;              /* it lives on a block device (not "nodev" in /proc/filesystems) */
 };
@@ -54,6 +63,21 @@ struct filesystem_type {
 #define MNT_EXPIRE      0x4     /* the first call marks it (-EAGAIN), a second unmounts it if unused since */
 #define UMOUNT_NOFOLLOW 0x8     /* do not follow a symlink as the last component */
 
+/*
+ * Per-mount flags (Linux's MNT_*; mount(2) gives them as MS_NOSUID, MS_NOATIME...).
+ * The atime ones decide when a read updates a file's access time (fs/atime.c);
+ * nosuid, nodev and noexec are kept and shown, not yet enforced (exec ignores
+ * set-ID bits anyway: every process is root).
+ */
+#define MNT_NOSUID     0x01
+#define MNT_NODEV      0x02
+#define MNT_NOEXEC     0x04
+#define MNT_NOATIME    0x08
+#define MNT_NODIRATIME 0x10
+#define MNT_RELATIME   0x20
+#define MNT_SYNCHRONOUS 0x40    /* MS_SYNCHRONOUS (Linux: the superblock's): shown, writes are not yet synchronous */
+#define MNT_ATIME_MASK (MNT_NOATIME | MNT_NODIRATIME | MNT_RELATIME)
+
 struct mount {
 	const struct filesystem_type *type;
 	struct inode *root;             /* referenced while mounted */
@@ -63,7 +87,9 @@ struct mount {
 	char source[32];                /* mount(2)'s source ("proc", "none", ...), for /proc/mounts */
 	uint32_t dev;                   /* st_dev of its files: SMPIX_MKDEV(0, n), n counting mounts from 1 */
 	void *fs_private;               /* the file system's per-instance data */
-	bool rdonly;                    /* mounted -o ro (MS_RDONLY): set before fill() */
+	bool rdonly;                    /* mounted -o ro (MS_RDONLY): set before fill(); remount changes it */
+	unsigned mnt_flags;             /* MNT_*: set at mount, replaced by a remount */
+	atomic_t writers;               /* files of it open for writing: a remount read-only waits for none */
 	uint32_t next_ino;              /* inode numbers handed out by mount_new_ino() */
 	atomic_t refs;                  /* the sum of i_count over its inodes (the root's counts the mount's hold) */
 	bool detached;                  /* unmounted: killed when refs falls to 1 (under mount_lock) */
@@ -88,10 +114,26 @@ int vfs_mount(const struct filesystem_type *type, const char *path);
  * Mount a new instance of type on dir (a referenced directory, as a walk
  * from s found it; the caller keeps its reference), shown as source in
  * /proc/mounts (a disk file system reads its device there), read-only if
- * rdonly: 0 or -errno (ENOTDIR, ENOMEM, EBUSY, or what fill() answered).
+ * rdonly, with the per-mount flags mnt_flags (MNT_*): 0 or -errno (ENOTDIR, ENOMEM, EBUSY, or what fill() answered).
  */
 int vfs_mount_on(const struct walk_start *s, struct inode *dir, const struct filesystem_type *type,
-		 const char *source, bool rdonly);
+		 const char *source, bool rdonly, unsigned mnt_flags);
+/*
+ * mount -o remount on the mount whose root is top (referenced by the
+ * caller): rdonly as asked, the per-mount flags replaced by mnt_flags. Going
+ * read-only: -EBUSY while a file of it is open for writing (Linux 2.6's
+ * fs_may_remount_ro()). -EINVAL: top is not the root of a mount, or the type
+ * cannot be read-only.
+ */
+int vfs_remount(struct inode *top, bool rdonly, unsigned mnt_flags);
+/*
+ * A file of m is opened (or let go) for writing: the count a remount
+ * read-only checks. mount_want_write() answers -EROFS if m is read-only.
+ */
+int mount_want_write(struct mount *m);
+void mount_drop_write(struct mount *m);
+/* Call type->sync_fs of every mounted instance that has one (sync(2), the flusher). May sleep. */
+void sync_filesystems(void);
 /*
  * Unmount the mount whose root is top (referenced by the caller, who still
  * holds it; a walk found it): 0 or -errno. -EINVAL: not the root of a

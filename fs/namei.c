@@ -60,7 +60,12 @@ int lookup_one(struct inode *dir, const struct qstr *name, struct inode **out)
 	if (!dir->i_op || !dir->i_op->lookup)
 		return -ENOTDIR;
 	mutex_lock(&dir->i_mutex);
-	r = dir->i_op->lookup(dir, name, out);
+	/*
+	 * A directory removed while we held it finds nothing, not even "..": the parent
+	 * it named may be removed and freed since (Linux's IS_DEADDIR). rmdir drops the
+	 * last links under this i_mutex.
+	 */
+	r = dir->i_nlink == 0 ? -ENOENT : dir->i_op->lookup(dir, name, out);
 	mutex_unlock(&dir->i_mutex);
 	if (r == 0)
 		follow_mounts_down(out);

@@ -3,6 +3,7 @@
  * sys_read() -> vfs_read() -> f_op->read(), one step each. And sendfile,
  * which is a read and a write inside the kernel (here, as in Linux).
  */
+#include "fs/atime.h"
 #include "fs/file.h"
 #include "kernel/locking/bkl.h"
 
@@ -43,6 +44,8 @@ static void pos_unlock(struct file *f)
 
 ssize_t vfs_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 {
+	ssize_t r;
+
 	if ((f->f_flags & O_ACCMODE) == O_WRONLY)
 		return -EBADF;
 	if (S_ISDIR(f->f_inode->i_mode))
@@ -58,7 +61,10 @@ ssize_t vfs_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 		return 0;
 	if (n > RW_MAX)
 		n = RW_MAX;
-	return f->f_op->read(f, ubuf, n, pos);
+	r = f->f_op->read(f, ubuf, n, pos);
+	if (r >= 0)
+		file_accessed(f);       /* even at the end of the file, as Linux's generic read */
+	return r;
 }
 
 ssize_t vfs_write(struct file *f, const char *ubuf, size_t n, loff_t *pos)

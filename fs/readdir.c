@@ -1,4 +1,5 @@
 /* getdents64: a directory's entries as Linux's struct linux_dirent64 records. */
+#include "fs/atime.h"
 #include "fs/fdtable.h"
 #include "fs/file.h"
 #include "kernel/lib/string.h"
@@ -64,6 +65,7 @@ long sys_getdents64(int fd, void *ubuf, unsigned count)
 	mutex_lock(&f->f_pos_lock);
 	mutex_lock(&dir->i_mutex);
 	r = f->f_op->readdir(f, &g.ctx);
+	file_accessed(f);               /* a listing is a read of the directory (Linux's iterate_dir) */
 	mutex_unlock(&dir->i_mutex);
 	mutex_unlock(&f->f_pos_lock);
 	fput(f);

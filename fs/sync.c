@@ -10,11 +10,13 @@
 #include "fs/buffer.h"
 #include "fs/fdtable.h"
 #include "fs/file.h"
+#include "fs/mount.h"
 #include "kernel/syscall/handlers.h"
 #include "kernel/uapi/errno.h"
 
 long sys_sync(void)
 {
+	sync_filesystems();     /* dirty inodes (atimes) into their buffers first */
 	sync_all_buffers();     /* sync(2) reports nothing, as Linux's */
 	return 0;
 }
@@ -44,6 +46,7 @@ long sys_syncfs(int fd)
 
 	if (!f)
 		return -EBADF;
+	sync_filesystems();
 	r = sync_all_buffers();
 	fput(f);
 	return r;

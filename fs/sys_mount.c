@@ -1,6 +1,6 @@
 /*
  * mount, umount and umount2: the system calls over fs/mount.c, for
- * `mount -t proc proc /proc` and its kind. The file system types are the
+ * `mount -t proc proc /proc` and its kind, and `mount -o remount,ro /mnt`. The file system types are the
  * registered ones: proc, devtmpfs (smpix's devfs), ramfs and tmpfs (both ramfs), and ext2
  * (`mount -t ext2 [-o ro] /dev/hda1 /mnt`: the source is its block device, fs/ext2/super.c).
  */
@@ -16,25 +16,71 @@
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/fcntl.h"
 
-/* mount(2)'s flags (Linux's values): those smpix cannot honour are refused, the rest ignored. */
+/* mount(2)'s flags (Linux's values, include/uapi/linux/mount.h). */
 #define MS_RDONLY      0x1
+#define MS_NOSUID      0x2
+#define MS_NODEV       0x4
+#define MS_NOEXEC      0x8
+#define MS_SYNCHRONOUS 0x10
 #define MS_REMOUNT     0x20
+#define MS_NOATIME     0x400
+#define MS_NODIRATIME  0x800
 #define MS_BIND        0x1000
 #define MS_MOVE        0x2000
 #define MS_UNBINDABLE  (1 << 17)
 #define MS_PRIVATE     (1 << 18)
 #define MS_SLAVE       (1 << 19)
 #define MS_SHARED      (1 << 20)
+#define MS_RELATIME    (1 << 21)
+#define MS_STRICTATIME (1 << 24)
 #define MS_MGC_MSK     0xFFFF0000u      /* old callers put a magic number in the top half */
 #define MS_MGC_VAL     0xC0ED0000u
+#define MS_ATIME_FLAGS (MS_NOATIME | MS_NODIRATIME | MS_RELATIME | MS_STRICTATIME)
 /*
- * Read-only mounts only for the types that honour them (ext2). No remount, no bind or move, no propagation types:
- * -EINVAL rather than a mount that is not what was asked for. Ignored, as
- * meaningless here: nosuid, nodev, noexec (every process is root, and exec
- * does not check), the atime and sync flags, silent.
+ * Read-only mounts only for the types that honour them (ext2). No bind or
+ * move, no propagation types: -EINVAL rather than a mount that is not what
+ * was asked for. Ignored, as meaningless here: mandlock, dirsync, silent,
+ * lazytime.
  */
-#define MS_REFUSED (MS_REMOUNT | MS_BIND | MS_MOVE | MS_UNBINDABLE | MS_PRIVATE | \
-		    MS_SLAVE | MS_SHARED)
+#define MS_REFUSED (MS_BIND | MS_MOVE | MS_UNBINDABLE | MS_PRIVATE | MS_SLAVE | MS_SHARED)
+
+/*
+ * The per-mount flags mount(2)'s flags ask for, as Linux's do_mount():
+ * relatime unless noatime or strictatime is said; a remount that names no
+ * atime flag keeps the mount's atime flags as they were.
+ */
+static unsigned mnt_flags_of(unsigned long flags, unsigned old)
+{
+	unsigned f = (flags & MS_NOATIME) ? 0 : MNT_RELATIME;
+
+	if (flags & MS_NOSUID)
+		f |= MNT_NOSUID;
+	if (flags & MS_NODEV)
+		f |= MNT_NODEV;
+	if (flags & MS_NOEXEC)
+		f |= MNT_NOEXEC;
+	if (flags & MS_NOATIME)
+		f |= MNT_NOATIME;
+	if (flags & MS_NODIRATIME)
+		f |= MNT_NODIRATIME;
+	if (flags & MS_SYNCHRONOUS)
+		f |= MNT_SYNCHRONOUS;
+	if (flags & MS_STRICTATIME)
+		f &= ~(unsigned)(MNT_RELATIME | MNT_NOATIME);
+	if ((flags & MS_REMOUNT) && !(flags & MS_ATIME_FLAGS))
+		f = (f & ~(unsigned)MNT_ATIME_MASK) | (old & MNT_ATIME_MASK);
+	return f;
+}
+
+/* mount -o remount: only the root of a mount (the walk stepped into it), its type and source unchanged. */
+static int remount(struct inode *top, unsigned long flags)
+{
+	struct mount *m = top->i_mnt;
+
+	if (!m || top != m->root)
+		return -EINVAL;
+	return vfs_remount(top, flags & MS_RDONLY, mnt_flags_of(flags, m->mnt_flags));
+}
 
 #define FSTYPE_MAX 32
 
@@ -76,6 +122,8 @@ long sys_mount(const char *usource, const char *utarget, const char *utype, unsi
 		flags &= ~MS_MGC_MSK;
 	if (flags & MS_REFUSED)
 		r = -EINVAL;
+	else if (flags & MS_REMOUNT)
+		r = remount(dir, flags);        /* the source and the type are not looked at, as in Linux */
 	else if (!utype)
 		r = -EINVAL;
 	else if (tlen < 0 || !(type = get_fs_type(type_name)))
@@ -83,7 +131,7 @@ long sys_mount(const char *usource, const char *utarget, const char *utype, unsi
 	else if ((flags & MS_RDONLY) && !type->rdonly_ok)
 		r = -EINVAL;
 	else
-		r = vfs_mount_on(&s, dir, type, source, flags & MS_RDONLY);
+		r = vfs_mount_on(&s, dir, type, source, flags & MS_RDONLY, mnt_flags_of(flags, 0));
 	iput(dir);
 out_walk:
 	walk_start_put(&s);

@@ -24,15 +24,24 @@ void ktest_fail(const char *file, int line, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Is name one of the comma-separated words of spec? */
-static bool spec_names(const char *spec, const char *name)
+/* Does one word of a spec name this? A word ending in '*' names every name it begins, if prefixes. */
+static bool word_names(const char *word, size_t wlen, const char *name, bool prefixes)
 {
 	size_t len = strlen(name);
 
+	if (prefixes && wlen > 0 && word[wlen - 1] == '*')
+		return len >= wlen - 1 && strncmp(word, name, wlen - 1) == 0;
+	return wlen == len && strncmp(word, name, len) == 0;
+}
+
+/* Is name one of the comma-separated words of spec (test=a,b,smp_*)? */
+static bool spec_names(const char *spec, const char *name, bool prefixes)
+{
 	while (*spec) {
 		const char *comma = strchr(spec, ',');
 		size_t wlen = comma ? (size_t)(comma - spec) : strlen(spec);
-		if (wlen == len && strncmp(spec, name, len) == 0)
+
+		if (word_names(spec, wlen, name, prefixes))
 			return true;
 		if (!comma)
 			break;
@@ -41,11 +50,14 @@ static bool spec_names(const char *spec, const char *name)
 	return false;
 }
 
+/* An explicit test (it crashes or misuses on purpose) runs only when named in full. */
 static bool selected(const struct ktest *t, const char *spec)
 {
-	if (spec_names(spec, t->name))
+	bool explicit = t->flags & KTEST_EXPLICIT;
+
+	if (spec_names(spec, t->name, !explicit))
 		return true;
-	return spec_names(spec, "all") && !(t->flags & KTEST_EXPLICIT);
+	return spec_names(spec, "all", false) && !explicit;
 }
 
 int ktest_run(const char *spec)

@@ -176,6 +176,25 @@ static int check_raw(struct ext2_sb_info *sbi, const struct ext2_inode *raw)
 	return 0;
 }
 
+/*
+ * Owners past 16 bits: Linux keeps the high halves in the inode's
+ * OS-dependent bytes (osd2's l_i_uid_high, l_i_gid_high, at 4 and 6).
+ */
+#define OSD2_UID_HIGH 4
+#define OSD2_GID_HIGH 6
+
+static uint32_t get_id(uint16_t low, const uint8_t *osd2, int at)
+{
+	return low | (uint32_t)(osd2[at] | osd2[at + 1] << 8) << 16;
+}
+
+static void put_id(uint32_t id, uint16_t *low, uint8_t *osd2, int at)
+{
+	*low = (uint16_t)id;
+	osd2[at] = (uint8_t)(id >> 16);
+	osd2[at + 1] = (uint8_t)(id >> 24);
+}
+
 static void fill_inode(struct inode *inode, const struct ext2_inode *raw)
 {
 	struct ext2_inode_info *ei = EXT2_I(inode);
@@ -189,6 +208,8 @@ static void fill_inode(struct inode *inode, const struct ext2_inode *raw)
 	inode->i_atime = raw->i_atime;
 	inode->i_mtime = raw->i_mtime;
 	inode->i_ctime = raw->i_ctime;
+	inode->i_uid = get_id(raw->i_uid, raw->i_osd2, OSD2_UID_HIGH);
+	inode->i_gid = get_id(raw->i_gid, raw->i_osd2, OSD2_GID_HIGH);
 	memcpy(ei->i_data, raw->i_block, sizeof(ei->i_data));
 	ei->i_blocks = raw->i_blocks;
 	ei->i_flags = raw->i_flags;
@@ -281,15 +302,20 @@ int ext2_write_inode(struct inode *inode)
 	struct ext2_inode *raw;
 	int r;
 
-	if (sbi->rdonly)
+	if (READ_ONCE(sbi->rdonly))
 		return 0;
+	/* Cleared before the fields are copied: an atime set meanwhile marks it dirty again. */
+	spin_lock(&inode->i_lock);
+	inode->i_flags &= ~I_DIRTY;
+	spin_unlock(&inode->i_lock);
 	r = raw_inode(sbi, inode->i_ino, &bh, &raw);
 	if (r < 0)
 		return r;
 	if (raw->i_links_count == 0)
 		memset(raw, 0, sbi->inode_size);        /* new or freed: no old bytes past the 128 */
 	raw->i_mode = (uint16_t)inode->i_mode;
-	/* i_uid and i_gid stay as they are: smpix has one user and no chown; a new inode's are 0 (root). */
+	put_id(inode->i_uid, &raw->i_uid, raw->i_osd2, OSD2_UID_HIGH);     /* chown (fs/attr.c) */
+	put_id(inode->i_gid, &raw->i_gid, raw->i_osd2, OSD2_GID_HIGH);
 	raw->i_size = (uint32_t)inode->i_size;
 	raw->i_size_high = S_ISREG(inode->i_mode) ? (uint32_t)((uint64_t)inode->i_size >> 32) : 0;
 	raw->i_atime = inode->i_atime;

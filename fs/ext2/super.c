@@ -1,7 +1,8 @@
 /*
  * ext2's superblock: mount (read and check the superblock and the group
- * descriptors, refuse what is corrupt with -EINVAL), umount, statfs, and
- * lock_super(), the lock over the bitmaps and the counts.
+ * descriptors, refuse what is corrupt with -EINVAL), remount, umount,
+ * statfs, writing back dirty inodes (sync_fs), and lock_super(), the lock
+ * over the bitmaps and the counts.
  *
  * lock_super() is the BKL site the 2004 article names: "the ext2 filesystem
  * uses the BKL to protect modifications to the superblock". In Linux 2.6.6
@@ -327,6 +328,104 @@ static void ext2_kill(struct mount *m)
 	kfree(sbi);
 }
 
+/*
+ * The inodes whose access time a read changed (I_DIRTY, fs/atime.c) into
+ * their inode-table buffers. The list is walked holding a reference to the
+ * inode in hand, so it stays on the list (only an eviction takes one off)
+ * while icache_lock is let go to sleep on its i_mutex.
+ */
+/* A reference to inode if it is dirty and linked (an unlinked one may be on its way out). Needs icache_lock. */
+static bool grab_dirty(struct inode *inode)
+{
+	bool take;
+
+	spin_lock(&inode->i_lock);
+	take = (inode->i_flags & I_DIRTY) && inode->i_nlink;
+	if (take)
+		inode->i_count++;
+	spin_unlock(&inode->i_lock);
+	if (take)
+		mount_ref_get(inode->i_mnt);
+	return take;
+}
+
+static void ext2_sync_fs(struct mount *m)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(m);
+	struct inode *inode, *prev = NULL;
+	struct list_head *pos = &sbi->inodes;
+
+	for (;;) {
+		inode = NULL;
+		spin_lock(&sbi->icache_lock);
+		for (pos = pos->next; pos != &sbi->inodes; pos = pos->next) {
+			struct inode *i = list_entry(pos, struct ext2_inode_info, link)->inode;
+
+			if (grab_dirty(i)) {
+				inode = i;
+				break;
+			}
+		}
+		spin_unlock(&sbi->icache_lock);
+		if (prev)
+			iput(prev);
+		if (!inode)
+			return;
+		mutex_lock(&inode->i_mutex);
+		if (READ_ONCE(inode->i_flags) & I_DIRTY)
+			ext2_write_inode(inode);
+		mutex_unlock(&inode->i_mutex);
+		prev = inode;
+	}
+}
+
+/* An unlinked file still open: read-only, its blocks could not be freed at its last close. */
+static bool has_orphans(struct ext2_sb_info *sbi)
+{
+	struct list_head *pos;
+	bool found = false;
+
+	spin_lock(&sbi->icache_lock);
+	list_for_each(pos, &sbi->inodes)
+		if (READ_ONCE(list_entry(pos, struct ext2_inode_info, link)->inode->i_nlink) == 0)
+			found = true;
+	spin_unlock(&sbi->icache_lock);
+	return found;
+}
+
+/*
+ * mount -o remount (Linux 2.6's ext2_remount, called under lock_kernel() by
+ * do_remount_sb, as write_super was). The VFS has made m read-only already
+ * and seen no file open for writing. Read-only: the dirty inodes and the
+ * superblock go to the disk, then every change is -EROFS. Writable again:
+ * as a fresh rw mount does, the mount count and time move.
+ */
+static int ext2_remount(struct mount *m, bool rdonly)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(m);
+
+	if (rdonly) {
+		if (has_orphans(sbi))
+			return -EBUSY;
+		ext2_sync_fs(m);
+		lock_super(sbi);
+		sbi->es->s_wtime = inode_time_now();
+		mark_buffer_dirty(sbi->sbh);
+		WRITE_ONCE(sbi->rdonly, true);
+		unlock_super(sbi);
+		return sync_blockdev(sbi->dev);
+	}
+	if (sbi->es->s_feature_ro_compat & ~EXT2_FEATURE_RO_COMPAT_SUPP)
+		return -EROFS;          /* Linux: "couldn't remount RDWR because of unsupported optional features" */
+	lock_super(sbi);
+	sbi->es->s_mnt_count++;
+	sbi->es->s_mtime = inode_time_now();
+	mark_buffer_dirty(sbi->sbh);
+	WRITE_ONCE(sbi->rdonly, false);
+	unlock_super(sbi);
+	return 0;
+}
+
 static int ext2_statfs(struct mount *m, struct statfs64 *st)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(m);
@@ -349,5 +448,6 @@ static int ext2_statfs(struct mount *m, struct statfs64 *st)
 
 const struct filesystem_type ext2_type = {
 	.name = "ext2", .magic = EXT2_SUPER_MAGIC, .fill = ext2_fill, .kill = ext2_kill,
-	.statfs = ext2_statfs, .rdonly_ok = true, .requires_dev = true,
+	.statfs = ext2_statfs, .remount = ext2_remount, .sync_fs = ext2_sync_fs,
+	.rdonly_ok = true, .requires_dev = true,
 };

@@ -242,12 +242,27 @@ void proc_show_interrupts(struct procbuf *pb, void *arg)
 
 /* ---- /proc/mounts ------------------------------------------------------------------- */
 
+/* The options as Linux's show_mnt_opts() writes them: "rw" or "ro", then the per-mount flags in its order. */
+static const struct {
+	unsigned flag;
+	const char *name;
+} mount_opts[] = {
+	{ MNT_SYNCHRONOUS, ",sync" }, { MNT_NOSUID, ",nosuid" }, { MNT_NODEV, ",nodev" },
+	{ MNT_NOEXEC, ",noexec" }, { MNT_NOATIME, ",noatime" }, { MNT_NODIRATIME, ",nodiratime" },
+	{ MNT_RELATIME, ",relatime" },
+};
+
 static int show_one_mount(const struct mount *m, void *arg)
 {
 	struct procbuf *pb = arg;
+	unsigned flags = READ_ONCE(m->mnt_flags);
 
 	/* "device mountpoint type options 0 0", as fstab and Linux's /proc/mounts. */
-	procbuf_printf(pb, "%s %s %s %s 0 0\n", m->source, m->path, m->type->name, m->rdonly ? "ro" : "rw");
+	procbuf_printf(pb, "%s %s %s %s", m->source, m->path, m->type->name, READ_ONCE(m->rdonly) ? "ro" : "rw");
+	for (unsigned i = 0; i < sizeof(mount_opts) / sizeof(mount_opts[0]); i++)
+		if (flags & mount_opts[i].flag)
+			procbuf_printf(pb, "%s", mount_opts[i].name);
+	procbuf_printf(pb, " 0 0\n");
 	return 0;
 }
 

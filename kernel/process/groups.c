@@ -46,6 +46,16 @@ static int ngroups(void)
 	return current->groups ? current->groups->ngroups : 0;
 }
 
+bool groups_contain(uint32_t gid)
+{
+	const struct group_info *gi = current->groups;
+
+	for (int i = 0; gi && i < gi->ngroups; i++)
+		if (gi->gid[i] == gid)
+			return true;
+	return false;
+}
+
 /* Insertion sort, ascending as unsigned numbers (Linux's groups_sort orders by gid_gt). */
 static void sort_gids(uint32_t *g, int n)
 {

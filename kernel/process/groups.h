@@ -28,6 +28,8 @@ struct group_info {
 
 /* fork: the child shares the parent's list (a reference). */
 void groups_fork(struct task *child, struct task *parent);
+/* Is gid one of the calling task's supplementary groups (Linux's groups_search; chown's rule, fs/attr.c)? */
+bool groups_contain(uint32_t gid);
 /* The task is being freed: drop its reference. */
 void groups_release(struct task *t);
 

@@ -153,6 +153,17 @@ long sys_statfs64(const char *upath, size_t size, void *ubuf);
 long sys_fstatfs64(int fd, size_t size, void *ubuf);
 /* fs/utimes.c */
 long sys_utimensat(int dirfd, const char *upath, const void *utimes, int flags);
+long sys_futimesat(int dirfd, const char *upath, const void *utimes);
+long sys_utimes(const char *upath, const void *utimes);
+long sys_utime(const char *upath, const void *utimbuf);
+/* fs/chown.c: the 16-bit calls take the ids' low halves */
+long sys_chown(const char *upath, uint32_t uid, uint32_t gid);
+long sys_lchown(const char *upath, uint32_t uid, uint32_t gid);
+long sys_fchown(int fd, uint32_t uid, uint32_t gid);
+long sys_chown32(const char *upath, uint32_t uid, uint32_t gid);
+long sys_lchown32(const char *upath, uint32_t uid, uint32_t gid);
+long sys_fchown32(int fd, uint32_t uid, uint32_t gid);
+long sys_fchownat(int dirfd, const char *upath, uint32_t uid, uint32_t gid, int flags);
 /* fs/readdir.c */
 long sys_getdents64(int fd, void *ubuf, unsigned count);
 /* fs/ioctl/ioctl.c */

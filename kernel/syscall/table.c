@@ -208,6 +208,16 @@ const struct syscall_desc syscall_table[] = {
 	SYSCALL(statfs64,          3, 0),       /* fs/statfs.c */
 	SYSCALL(fstatfs64,         3, 0),
 	SYSCALL(utimensat,         4, 0),       /* fs/utimes.c */
+	SYSCALL(futimesat,         3, 0),
+	SYSCALL(utimes,            2, 0),
+	SYSCALL(utime,             2, 0),
+	SYSCALL(chown,             3, 0),       /* fs/chown.c */
+	SYSCALL(lchown,            3, 0),
+	SYSCALL(fchown,            3, 0),
+	SYSCALL(chown32,           3, 0),
+	SYSCALL(lchown32,          3, 0),
+	SYSCALL(fchown32,          3, 0),
+	SYSCALL(fchownat,          5, 0),
 };
 
 const unsigned syscall_table_len = sizeof(syscall_table) / sizeof(syscall_table[0]);

@@ -126,8 +126,16 @@ KTEST(tlb_shootdown_reaches_every_cpu_in_the_mask_and_waits)
 		KT_ASSERT(!(others & (1u << i)) || cpus[i].tlb_ipis == ipis[i] + 1);
 	tt.stop = true;
 	group_wait(&tt.g);
-	/* Now lazy (or gone to another mm): the next shootdown makes them leave. */
-	flush_tlb_mm(tt.mm);
+	/*
+	 * Now lazy (or gone to another mm): the next shootdown makes them leave. A reader that
+	 * group_wait() saw finish may still be switching out on its CPU, with the mm loaded: then
+	 * the next shootdown, once it is off, does it.
+	 */
+	for (int ms = 0; ms < 1000 && tt.mm->cpu_mask; ms++) {
+		flush_tlb_mm(tt.mm);
+		if (tt.mm->cpu_mask)
+			sched_sleep_ns(MS);
+	}
 	KT_ASSERT_EQ(tt.mm->cpu_mask, 0);
 	pmm_free_page(a);               /* no longer mapped: the PTE holds b */
 	mm_destroy(tt.mm);              /* frees b through its mapping */

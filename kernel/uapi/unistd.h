@@ -178,6 +178,17 @@
 #define __NR_fstatfs64              269
 #define __NR_getcpu                 318
 #define __NR_utimensat              320
+/* Owners and times (fs/chown.c, fs/utimes.c): the 16-bit id calls, their *32 forms, the old time calls. */
+#define __NR_lchown                 16
+#define __NR_utime                  30
+#define __NR_fchown                 95
+#define __NR_chown                  182
+#define __NR_lchown32               198
+#define __NR_fchown32               207
+#define __NR_chown32                212
+#define __NR_utimes                 271
+#define __NR_fchownat               298
+#define __NR_futimesat              299
 
 #define CLOCK_REALTIME         0
 #define CLOCK_MONOTONIC        1

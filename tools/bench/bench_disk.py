@@ -43,6 +43,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "test"))
 import harness as h  # noqa: E402
+from bench import env_int, loadavg  # noqa: E402  (the same helpers as make bench)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MKDISK = os.path.join(os.path.dirname(HERE), "build", "mkdisk.py")
@@ -59,10 +60,6 @@ DONE = re.compile(r"^sysbench: done status=(\d+)$", re.M)
 ERROR = re.compile(r"^sysbench: error .*$", re.M)
 MARK_BEGIN = "<!-- make bench disk: begin -->"
 MARK_END = "<!-- make bench disk: end -->"
-
-
-def env_int(name, default):
-    return int(os.environ.get(name, "") or default)
 
 
 def make_images():
@@ -204,13 +201,6 @@ def splice_into_results(section):
     return True
 
 
-def load_average():
-    try:
-        return " ".join(open("/proc/loadavg").read().split()[:3])
-    except OSError:
-        return "unknown"
-
-
 def main():
     import bench
     h.LOCKDEP_BOOTS = False     # measured boots: the lock-order checker would cost them time
@@ -218,7 +208,7 @@ def main():
     cfg = {"boots": env_int("BENCH_DISK_BOOTS", 3), "rounds": env_int("BENCH_DISK_ROUNDS", 3),
            "mib": env_int("BENCH_DISK_MIB", 1), "file_mib": env_int("BENCH_DISK_FILE_MIB", 64),
            "file_rounds": env_int("BENCH_DISK_FILE_ROUNDS", 1), "mem": env_int("MEM", 128),
-           "timeout": env_int("BENCH_DISK_TIMEOUT", 600), "load_before": load_average()}
+           "timeout": env_int("BENCH_DISK_TIMEOUT", 600), "load_before": loadavg()}
     if not os.path.exists(h.KERNEL):
         sys.exit(f"bench-disk: {h.KERNEL} is missing: run make first")
     facts = bench.host_facts(accel)
@@ -246,7 +236,7 @@ def main():
                 file_figs[key] = statistics.median(r["rounds"][key].values())
         print(f"  file  : " + ", ".join(f"{k} {v:.1f}" for k, v in file_figs.items()) + f"; {r['wall_s']:.0f} s"
               + (": " + "; ".join(r["problems"][:3]) if r["problems"] else ""), flush=True)
-    cfg["load_after"] = load_average()
+    cfg["load_after"] = loadavg()
     table = summarize(results)
     verdict = judge(table)
     with open(os.path.join(OUT, "disk.json"), "w") as f:

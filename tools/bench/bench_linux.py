@@ -51,6 +51,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "test"))
 import harness as h  # noqa: E402
+from bench import env_int, loadavg  # noqa: E402  (the same helpers as make bench)
 
 OUT = os.path.join(h.BUILD, "bench")
 LINUX_DIR = os.path.join(h.BUILD, "linux")
@@ -75,10 +76,6 @@ ERROR = re.compile(r"^(?:sysbench|threadbench): error .*$", re.M)
 THREAD_COUNTS = (1, 2, 4)       # threadbench's parallel sum
 MARK_BEGIN = "<!-- make bench-linux: begin -->"
 MARK_END = "<!-- make bench-linux: end -->"
-
-
-def env_int(name, default):
-    return int(os.environ.get(name, "") or default)
 
 
 def figures(cpus):
@@ -558,13 +555,6 @@ def host_facts(accel):
     return dict(f, host=f"{f['host']} ({f['system']}, {f['cores']} cores)")
 
 
-def load_average():
-    try:
-        return " ".join(open("/proc/loadavg").read().split()[:3])
-    except OSError:
-        return "unknown"
-
-
 def main():
     h.LOCKDEP_BOOTS = False     # measured boots: the lock-order checker would cost them time
     accel = os.environ.get("ACCEL", "") or "tcg"
@@ -580,7 +570,7 @@ def main():
     with open(BINARY, "rb") as f:
         data = f.read()
     cfg = {"cpus": cpus, "boots": boots, "scale": scale, "mem": mem, "binary_bytes": len(data),
-           "binary_sha256": hashlib.sha256(data).hexdigest(), "load_before": load_average()}
+           "binary_sha256": hashlib.sha256(data).hexdigest(), "load_before": loadavg()}
     vmlinuz, what = fetch_kernel()
     cfg["linux_ok"], cfg["linux"] = vmlinuz is not None, what
     threads = env_int("BENCH_LINUX_THREADS", 1) and os.path.exists(THREADBENCH)
@@ -632,7 +622,7 @@ def main():
             print(f"  boot {len(results)}/{total}: {kind:5} {prog:11} {r.get('release', '?')}: {to_init}, "
                   f"{r['wall_s']:.0f} s in all" + (": " + "; ".join(r["problems"][:3]) if r["problems"] else ""),
                   flush=True)
-    cfg["load_after"] = load_average()
+    cfg["load_after"] = loadavg()
     summ_s, summ_l = summarize(results, "smpix", cpus), summarize(results, "linux", cpus)
     with open(os.path.join(OUT, "linux.json"), "w") as f:
         json.dump({"facts": facts, "config": cfg, "boots": results,

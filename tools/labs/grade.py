@@ -529,12 +529,419 @@ def lab9(g):
             trouble(q, lockdep_too=False) or "no power off", needs=gate, q=q)
 
 
+# ---- lab 10: the open pushdown --------------------------------------------------------------
+
+# The live BKL sites a student may push the BKL out of (docs/labs/lab10-open-pushdown.md), each with
+# the functions /proc/bkl names for it in the handout, the guest test that checks its subsystem (and
+# that test's cases that check the site takes the BKL, which a pushdown fails on purpose), and what
+# the name of its new lock's class must match (/proc/lock_stat). /bin/bklsites drives each one.
+LAB10_SITES = {
+    "flock": (("sys_flock", "flock_release_file"), "flocktest", (), r"flock|file_lock"),
+    "proc": (("proc_file_read", "proc_file_write"), "proctest", ("bkl", "sys_outside_bkl"), r"proc"),
+    "llseek": (("default_llseek",), "vfstest", (), r"llseek|i_mutex"),
+    "cpuid": (("cpuid_llseek",), "vfstest", (), r"cpuid|i_mutex"),
+    "chrdev-open": (("chrdev_open",), "vfstest", (), r"chrdev|cdev"),
+}
+LAB10_PROCS, LAB10_OPS = 2, 300           # per site: 2 workers, 300 operations each, beside a BKL hog
+LAB10_HOG = "driver_ioctl"                # the hog's own site (ioctlbench's /dev/bench_bkl)
+LAB10_ELSEWHERE = 0.02                    # BKL acquisitions anywhere during the workload, per op, at most
+LAB10_WAITED = 0.01                       # of its ops that waited for the BKL, at most
+LAB10_ANSWERS = os.path.join(harness.ROOT, "docs", "labs", "answers", "lab10.md")
+
+
+def lab10_stated_site():
+    """The site the student names in docs/labs/answers/lab10.md ("Site: flock"), or ''."""
+    try:
+        m = re.search(r"^Site:[ \t]*([\w-]*)", open(LAB10_ANSWERS, encoding="utf-8").read(), re.M)
+    except OSError:
+        return ""
+    return m.group(1) if m and m.group(1) in LAB10_SITES else ""
+
+
+def lab10_measure(out):
+    """From bklsites' lines: {site: {"ops", "ms", "bkl": [(acq, con, where)], "lock_stat": text, "fail"}}."""
+    got = {}
+    for name in LAB10_SITES:
+        esc = re.escape(name)
+        done = re.search(rf"^bklsites: {esc} done ops=(\d+) procs=\d+ hog=\d+ ms=(\d+)$", out, re.M)
+        fail = re.search(rf"^bklsites: {esc} FAIL (.*)$", out, re.M)
+        ls = re.search(rf"^bklsites: {esc} lock_stat begin$(.*?)^bklsites: {esc} lock_stat end$", out, re.M | re.S)
+        got[name] = {"ops": int(done.group(1)) if done else 0, "ms": int(done.group(2)) if done else 0,
+                     "bkl": [(int(a), int(c), w) for a, c, w in
+                             re.findall(rf"^bklsites: {esc} bkl (\d+) (\d+) (.*)$", out, re.M)],
+                     "lock_stat": ls.group(1) if ls else "", "fail": fail.group(1) if fail else ""}
+    return got
+
+
+def lab10_at_site(m, name):
+    """BKL acquisitions and contentions at the site's own functions during its workload."""
+    funcs = LAB10_SITES[name][0]
+    rows = [(a, c, w) for a, c, w in m["bkl"] if w.split()[-1] in funcs]
+    return sum(a for a, _, _ in rows), sum(c for _, c, _ in rows), rows
+
+
+def lab10_anywhere(m):
+    """BKL acquisitions and contentions at every site but the hog's during a workload."""
+    rows = [(a, c, w) for a, c, w in m["bkl"] if w.split()[-1] != LAB10_HOG]
+    return sum(a for a, _, _ in rows), sum(c for _, c, _ in rows), rows
+
+
+def lab10_own_lock(m, name):
+    """{class: acquisitions} of the lock classes named for the site in the workload's /proc/lock_stat."""
+    pattern = LAB10_SITES[name][3]
+    classes = {}
+    for cls, nums in LOCK_STAT_CLASS.findall(m["lock_stat"]):
+        if re.search(pattern, cls) or "lab10" in cls:
+            classes[cls] = classes.get(cls, 0) + int(nums.split()[7])
+    return classes
+
+
+def lab10_choose(got):
+    """The site graded: the one named in the answers file, else the first whose BKL acquisitions fell to 0."""
+    stated = lab10_stated_site()
+    if stated:
+        return stated, "named in docs/labs/answers/lab10.md"
+    for name, m in got.items():
+        if m["ops"] and lab10_at_site(m, name)[0] == 0:
+            return name, "the first site whose acquisitions fell to 0 (no 'Site:' in docs/labs/answers/lab10.md)"
+    return next(iter(LAB10_SITES)), "no site's acquisitions fell to 0"
+
+
+def lab10_tests(sh, test):
+    """Run the site's subsystem test at the shell of the same boot: its output, or '' if it never ended."""
+    mark = len(sh.output)
+    sh.send(f"{test}\n")
+    m = sh.expect(rf"^{test}: summary \d+ passed, \d+ failed.*$", timeout=150)
+    return sh.output[mark:] if m else ""
+
+
+def lab10(g):
+    """One boot at -smp 2 with lockdep=1 and lock_stat=1, driven at its shell: /bin/bklsites runs the
+    workload of every candidate site beside a BKL hog (reading /proc/bkl and /proc/lock_stat around
+    each), then, if a site's BKL acquisitions fell to 0, that site's subsystem test. The three checks
+    of the pushdown itself (no BKL at the site, not moved elsewhere, a lock of its own) need each
+    other, and the rest needs all three: an untouched handout, the BKL moved to a new site and a site
+    left with no lock at all each score 0."""
+    sh = harness.Qemu("lab10-smp2", append="lock_stat=1", cpus=2, timeout=420, lockdep=True)
+    got, tested, name, why = {}, "", next(iter(LAB10_SITES)), ""
+    if sh.expect(r"^\$ ", timeout=90):
+        sh.send(f"bklsites all -p {LAB10_PROCS} -n {LAB10_OPS} -H\n")
+        sh.expect(rf"^bklsites: {re.escape(list(LAB10_SITES)[-1])} (done|FAIL).*$", timeout=240)
+        got = lab10_measure(sh.output)
+        name, why = lab10_choose(got)
+        m = got[name]
+        if m["ops"] and lab10_at_site(m, name)[0] == 0:
+            tested = lab10_tests(sh, LAB10_SITES[name][1])
+        sh.send("poweroff\n")
+        sh.expect(r"power: off", timeout=30)
+    sh.kill()
+    m = got.get(name) or {"ops": 0, "ms": 0, "bkl": [], "lock_stat": "", "fail": ""}
+    ops = m["ops"]
+    at, _, rows = lab10_at_site(m, name)
+    anywhere, waited, elsewhere = lab10_anywhere(m)
+    own = lab10_own_lock(m, name)
+    pushed = f"{name}: no BKL acquisition at the site during its workload"
+    moved = "the BKL is not taken elsewhere instead (every site but the hog's)"
+    locked = f"{name}: a lock of its own, taken once per operation or more (/proc/lock_stat)"
+    core = [pushed, moved, locked]
+    why_not = ""
+    if not ops:
+        why_not = m["fail"] or "bklsites never finished: " + (trouble(sh) or "see the log")
+    g.check(pushed, 5, ops and at == 0,
+            why_not if not ops else f"{at} acquisitions in {ops} operations ({why}): " +
+            "; ".join(f"{a} at {w}" for a, _, w in rows), needs=[c for c in core if c != pushed], q=sh)
+    g.check(moved, 3, ops and anywhere <= LAB10_ELSEWHERE * ops,
+            why_not if not ops else f"{anywhere} BKL acquisitions in {ops} operations, want <= "
+            f"{int(LAB10_ELSEWHERE * ops)}: " + "; ".join(f"{a} at {w}" for a, _, w in elsewhere[:4]),
+            needs=[c for c in core if c != moved], q=sh)
+    taken = sum(own.values())
+    g.check(locked, 2, ops and taken >= ops,
+            why_not if not ops else f"classes matching /{LAB10_SITES[name][3]}/ (or named lab10...) were "
+            f"taken {taken} times in {ops} operations: " + (", ".join(f"{k} {v}" for k, v in own.items()) or "none"),
+            needs=[c for c in core if c != locked], q=sh)
+    # The baseline, in this boot: the workloads of the sites still under the BKL, beside the same hog.
+    base = [(n, lab10_anywhere(x)[1] / x["ops"]) for n, x in got.items()
+            if n != name and x["ops"] and lab10_at_site(x, n)[0] > 0]
+    worst = max((r for _, r in base), default=None)
+    fell = ops and waited <= LAB10_WAITED * ops and (worst is None or waited / ops <= worst / 5)
+    g.check("the BKL contention has fallen, beside a BKL hog on the other CPU", 2, fell,
+            f"{waited} BKL waits in {ops} operations, want <= {int(LAB10_WAITED * ops)}" +
+            (f"; at the sites still under it, this boot, waits per operation: " +
+             ", ".join(f"{n} {r:.2f}" for n, r in base)
+             if base else ""), needs=core, q=sh)
+    report = lockdep_inversion(sh.output) or next(
+        (l for l in harness.bad_lines(sh.output) if re.search(harness.LOCKDEP_REPORT, l)), "")
+    g.check("lockdep=1: no lock-order report (the workloads and the test)", 2,
+            not report and "lockdep: on" in sh.output and bool(tested),
+            report or ("the boot did not say 'lockdep: on'" if "lockdep: on" not in sh.output
+                       else "the subsystem test did not run"), needs=core, q=sh)
+    test, expected = LAB10_SITES[name][1], LAB10_SITES[name][2]
+    failed = [t for t in re.findall(rf"^{test}: (\S+) FAIL", tested, re.M) if t not in expected]
+    summary = re.search(rf"^{test}: summary (\d+) passed", tested, re.M)
+    g.check(f"{test} passes in the same boot", 2, bool(summary) and not failed and int(summary.group(1)) > 0,
+            f"{test}: {', '.join(failed)} failed" if failed else f"{test} did not finish", needs=core, q=sh)
+    clean = not trouble(sh, lockdep_too=False) and "power: off" in sh.output
+    g.check("no BUG report, no lockup, a clean power off", 1, clean,
+            trouble(sh, lockdep_too=False) or "no power off", needs=core, q=sh)
+
+
+# ---- lab 12: the eras -----------------------------------------------------------------------
+
+# What a student hands in (docs/labs/lab12-eras.md): docs/labs/answers/lab12.md, whose "claim:" lines
+# compare eras, and beside it docs/labs/answers/lab12/, what `make bench ERAS=1` wrote in build/bench/:
+# eras.csv (the numbers), eras.md (the table), eras.dat and eras.svg (the plot's data, the plot) and
+# era-ERA.log (each era's boot). SMPIX_LAB12_ANSWERS=DIR grades DIR/lab12.md and DIR/lab12/ instead.
+LAB12_FILES = ("eras.csv", "eras.md", "eras.dat", "eras.svg")
+LAB12_CLAIM = re.compile(r"^claim:\s*(\S+)\s+(\S+)\s*([<>])\s*(?:([\d.]+)\s*x\s+)?(\S+)\s+(\S+)\s*$", re.M)
+
+
+def lab12_bench():
+    """tools/bench/bench_eras.py, for its ERAS, SERIES and MEDIAN (what make bench ERAS=1 writes)."""
+    sys.path.insert(0, os.path.join(harness.ROOT, "tools", "bench"))
+    import bench_eras
+    return bench_eras
+
+
+def lab12_csv(path, eras, keys):
+    """{era: {series: number}} from eras.csv, and what is wrong with it ('' if nothing)."""
+    import csv
+    table, wrong = {}, []
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    if not rows or rows[0] != ["era", "series", "calls_per_s"]:
+        return {}, "its header is not era,series,calls_per_s"
+    for row in rows[1:]:
+        if len(row) != 3 or row[0] not in eras or row[1] not in keys or not row[2].isdigit():
+            wrong.append(",".join(row))
+            continue
+        table.setdefault(row[0], {})[row[1]] = int(row[2])
+    missing = [f"{e} {k}" for e in eras for k in keys if k not in table.get(e, {})]
+    if wrong or missing:
+        return table, f"rows not understood: {wrong[:2]}" if wrong else f"no number for {', '.join(missing[:3])}"
+    return table, ""
+
+
+def lab12_logs(sub, b, table):
+    """'' if every number of the table is the median ioctlbench printed in its era's log, else why not."""
+    for era in b.ERAS:
+        path = os.path.join(sub, f"era-{era}.log")
+        if not os.path.isfile(path):
+            return f"no era-{era}.log"
+        out = open(path, errors="replace").read()
+        if not re.search(rf"^{re.escape(era)}$", out, re.M):
+            return f"era-{era}.log: /proc/sys/kernel/era does not say {era}"
+        medians = {}
+        for dev, _, procs, _, cps in b.MEDIAN.findall(out):
+            medians[f"{'mix' if int(procs) == b.MIX_PROCS else dev}-{procs}"] = int(cps)
+        for key, _ in b.SERIES:
+            if medians.get(key) != table[era][key]:
+                return f"{era} {key}: eras.csv says {table[era][key]}, era-{era}.log's median {medians.get(key)}"
+    return ""
+
+
+def lab12_table(path, b, table):
+    """'' if the table of eras.md has a row per series with eras.csv's numbers, era by era, else why not."""
+    text = open(path, errors="replace").read()
+    head = re.search(r"^\| series \|(.*)\|\s*$", text, re.M)
+    if not head or [c.strip() for c in head.group(1).split("|")] != b.ERAS:
+        return "no '| series | 2.0 | ... |' head with the five eras in order"
+    for key, label in b.SERIES:
+        row = re.search(rf"^\| {re.escape(label)} \|(.*)\|\s*$", text, re.M)
+        if not row:
+            return f"no row for {label!r}"
+        cells = [c.strip() for c in row.group(1).split("|")]
+        want = [str(table[e][key]) for e in b.ERAS]
+        if cells != want:
+            return f"{key}: the table says {' '.join(cells)}, eras.csv {' '.join(want)}"
+    return ""
+
+
+def lab12_plot(sub, b, table):
+    """'' if eras.dat (the plot's data) is eras.csv and eras.svg is gnuplot's plot of the eras and series."""
+    rows = [l.split() for l in open(os.path.join(sub, "eras.dat"), errors="replace") if l.strip() and l[0] != "#"]
+    got = {r[0].strip('"'): r[1:] for r in rows}
+    for era in b.ERAS:
+        want = [str(table[era][k]) for k, _ in b.SERIES]
+        if got.get(era) != want:
+            return f"eras.dat's {era} row is {' '.join(got.get(era, ['missing']))}, eras.csv's {' '.join(want)}"
+    svg = open(os.path.join(sub, "eras.svg"), errors="replace").read()
+    if "<svg" not in svg or "gnuplot" not in svg.lower():
+        return "eras.svg is not a gnuplot SVG"
+    lost = [x for x in b.ERAS + [label for _, label in b.SERIES] if f">{x}<" not in svg.replace("&quot;", '"')]
+    return f"eras.svg does not show {lost[0]!r}" if lost else ""
+
+
+def lab12_claims(answers, table):
+    """The claims of lab12.md and '' if there are enough and each holds for eras.csv, else why not."""
+    text = open(answers, errors="replace").read() if os.path.isfile(answers) else ""
+    claims = LAB12_CLAIM.findall(text)
+    if len(claims) < 3:
+        return claims, f"{len(claims)} claim: lines in lab12.md, want at least 3"
+    eras = set()
+    for e1, k1, op, factor, e2, k2 in claims:
+        line = f"{e1} {k1} {op} {factor + ' x ' if factor else ''}{e2} {k2}"
+        if k1 not in table.get(e1, {}) or k2 not in table.get(e2, {}):
+            return claims, f"claim '{line}': no such era or series in eras.csv"
+        a, c = table[e1][k1], float(factor or 1) * table[e2][k2]
+        if not (a < c if op == "<" else a > c):
+            return claims, f"claim '{line}' is false: {a} vs {c:g}"
+        eras |= {e1, e2}
+    if len(eras) < 3 or "2.6.39" not in eras:
+        return claims, f"the claims compare {len(eras)} eras ({', '.join(sorted(eras))}): want 3 or more, 2.6.39 among them"
+    return claims, ""
+
+
+def lab12_no_bkl():
+    """make ERA=2.6.39 in this tree, then tools/build/bklsurvey --elf on it: '' if 0 sites, else why not."""
+    build = os.path.relpath(harness.BUILD, harness.ROOT)
+    try:
+        made = subprocess.run(["make", "-s", "-C", harness.ROOT, f"BUILD={build}", "era-2.6.39"],
+                              capture_output=True, text=True, timeout=900)
+    except subprocess.TimeoutExpired:
+        return "make ERA=2.6.39 took more than 900 s"
+    if made.returncode != 0:
+        return "make ERA=2.6.39 failed: " + (made.stdout + made.stderr).strip()[-300:]
+    elf = os.path.join(harness.BUILD, "era-2.6.39", "kernel.elf")
+    r = subprocess.run([os.path.join(harness.ROOT, "tools", "build", "bklsurvey"), "--elf", elf],
+                       capture_output=True, text=True, timeout=120)
+    if r.returncode != 0 or not re.search(r"^0 lock_kernel\(\) call sites", r.stdout, re.M):
+        first = re.search(r"^\d+ lock_kernel\(\) call sites.*$", r.stdout, re.M)
+        return f"bklsurvey --elf: {first.group(0) if first else (r.stdout + r.stderr).strip()[-300:]}"
+    return ""
+
+
+def lab12(g):
+    """No boot: the student's submission checked against itself (the numbers, their logs, the table,
+    the plot and the claims), then make ERA=2.6.39 and bklsurvey --elf on this tree. Everything needs
+    the submission; the build, which an untouched tree passes too, needs every consistency check."""
+    b = lab12_bench()
+    base = os.environ.get("SMPIX_LAB12_ANSWERS") or os.path.join(harness.ROOT, "docs", "labs", "answers")
+    sub, answers = os.path.join(base, "lab12"), os.path.join(base, "lab12.md")
+    keys = [k for k, _ in b.SERIES]
+    missing = [f for f in LAB12_FILES if not os.path.isfile(os.path.join(sub, f))]
+    table, why = ({}, f"{os.path.relpath(sub, harness.ROOT)}/ lacks {', '.join(missing)}") if missing else \
+        lab12_csv(os.path.join(sub, "eras.csv"), b.ERAS, keys)
+    there = "the submission: eras.csv with every era and series, the table, the plot"
+    g.check(there, 2, not why, why, log=sub)
+    ok = not why
+    logs = lab12_logs(sub, b, table) if ok else "no submission"
+    g.check("every number in eras.csv is its era's median in era-ERA.log", 2, not logs, logs, needs=[there], log=sub)
+    tab = lab12_table(os.path.join(sub, "eras.md"), b, table) if ok else "no submission"
+    g.check("the table (eras.md) says what eras.csv says", 2, not tab, tab, needs=[there], log=sub)
+    plot = lab12_plot(sub, b, table) if ok else "no submission"
+    g.check("the plot: eras.dat is eras.csv, eras.svg is its plot", 2, not plot, plot, needs=[there], log=sub)
+    claims, wrong = lab12_claims(answers, table) if ok else ([], "no submission")
+    claim = "the era claims in lab12.md hold for these numbers"
+    g.check(claim, 2, not wrong, wrong, needs=[there], log=answers)
+    consistent = [there, "every number in eras.csv is its era's median in era-ERA.log",
+                  "the table (eras.md) says what eras.csv says", "the plot: eras.dat is eras.csv, eras.svg is its plot",
+                  claim]
+    no_bkl = lab12_no_bkl() if ok else "not built: no submission"
+    g.check("make ERA=2.6.39 builds this tree's drivers; bklsurvey --elf: 0 sites", 2, not no_bkl, no_bkl,
+            needs=consistent, log=os.path.join(harness.BUILD, "era-2.6.39"))
+
+
 LABS = {1: ("boot and Multiboot, in gdb", lab1), 2: ("bringing up the APs", lab2),
         3: ("spinlocks and the recursive BKL", lab3), 4: ("the syscall table and the VFS", lab4),
         5: ("unserializing ioctl", lab5), 6: ("lock statistics: push the BKL out of a hot site", lab6),
         7: ("the pushdown: from the BKL to a driver's own locks", lab7),
         8: ("the TLB shootdown: one address space on several CPUs", lab8),
         9: ("the buffer cache: one lock split into buckets", lab9)}
+LABS[10] = ("the open pushdown: a live BKL site of your choice, pushed out", lab10)
+LABS[12] = ("the eras: the BKL's history measured, and a kernel without it", lab12)
+
+
+# ---- lab 11: the lockdep hunt ---------------------------------------------------------------
+
+# pipetest in a shell at -smp 4 with lockdep=1, then /proc/lockdep. The handout's FIFO close takes the
+# pipe's mutex and then the inode's i_mutex, the reverse of the FIFO open (fs/pipe/fifo.c): the checker
+# reports it at the first FIFO's last close, long before the deadlock; the run stops at that report.
+LAB11_CPUS = 4
+# The two classes in /proc/lockdep ("FD: n {u}: name (file:line)"): the checker must have watched both.
+LAB11_CLASSES = {"&inode->i_mutex": r"fs/inode\.c", "&p->mutex": r"fs/pipe/pipe\.c"}
+# The two paths, as the answers file must name them (any of the names on each path's call chain).
+LAB11_PATHS = {"the open (fifo_attach)": r"\b(fifo_attach|fifo_open)\b",
+               "the close (fifo_detach)": r"\b(fifo_detach|fifo_release|pipe_release)\b"}
+
+
+def lab11(g):
+    """One boot: a shell runs pipetest (its FIFO tests, and a FIFO opened and closed on every CPU at once),
+    then cat /proc/lockdep. The first check is the hunt itself: no lock-order report, the checker still
+    on at the end, and both FIFO locks watched by it (a checker turned off, or a lock no longer taken,
+    passes nothing). pipetest's own tests, the answers and a clean run count only with it."""
+    sh = harness.Qemu(f"lab11-pipetest-smp{LAB11_CPUS}", append="", cpus=LAB11_CPUS, timeout=150, lockdep=True)
+    if sh.expect(r"^\$ ", timeout=60):
+        sh.send("pipetest; cat /proc/lockdep; poweroff\n")
+        if sh.expect(rf"power: off|{STOP}|{harness.LOCKDEP_REPORT}") and re.search(harness.LOCKDEP_REPORT, sh.output, re.M):
+            sh.expect(r"^lockdep: turning off", timeout=15)      # the whole report, then stop: the deadlock may follow
+    sh.kill()
+    out = sh.output
+    inversion = lockdep_inversion(out)
+    state = re.search(r"^lockdep: (on|off.*)$", out, re.M)
+    watched = [c for c, f in LAB11_CLASSES.items()
+               if not re.search(rf"^FD:\s*\d+ \{{.\}}: {re.escape(c)} \({f}:\d+\)$", out, re.M)]
+    summary = re.search(r"^pipetest: summary (\d+) passed, (\d+) failed", out, re.M)
+    if inversion:
+        why = inversion
+    elif not state:
+        why = "no /proc/lockdep after pipetest: " + (trouble(sh) or "the run did not get there")
+    elif state.group(1) != "on":
+        why = f"/proc/lockdep says 'lockdep: {state.group(1)}' after pipetest: the checker must stay on"
+    elif watched:
+        why = f"/proc/lockdep has no class {watched[0]}: the checker never saw it taken"
+    else:
+        why = ""
+    hunt = "lockdep=1: no lock-order report through pipetest, the checker on, both FIFO locks watched"
+    g.check(hunt, 6, not why, why, q=sh)
+    failed = re.findall(r"^pipetest: (\S+) FAIL(.*)$", out, re.M)
+    g.check("every pipetest test passes (FIFOs opened and closed on every CPU at once)", 2,
+            bool(summary) and summary.group(2) == "0" and int(summary.group(1)) > 0,
+            f"{failed[0][0]}:{failed[0][1]}" if failed else "pipetest did not finish: " + (trouble(sh) or "?"),
+            needs=[hunt], q=sh)
+    ans = answers_of(11)
+    text = "\n".join(ans.get("answered_text", []))
+    named = [p for p, rx in LAB11_PATHS.items() if not re.search(rx, text)]
+    g.check("docs/labs/answers/lab11.md names the two paths", 1, ans["filled"] and not named,
+            "the answers file is untouched" if not ans["filled"] else f"no answer names {named[0]}" if named else "",
+            needs=[hunt], log=ans["path"])
+    clean = not trouble(sh, lockdep_too=False) and "power: off" in out
+    g.check("no BUG report, no lockup, a clean power off", 1, clean,
+            trouble(sh, lockdep_too=False) or "no power off", needs=[hunt], q=sh)
+
+
+LABS[11] = ("the lockdep hunt: a lock-order inversion in the FIFOs", lab11)
+
+
+# ---- every lab: the written answers, collected for the teacher --------------------------------
+
+def answers_of(n):
+    """docs/labs/answers/labN.md (or $SMPIX_ANSWERS_DIR/labN.md): whether it is there and filled in, how many
+    of its questions have an answer, and its text. Filled: some text under an 'Answer:', a 'Notes:' or
+    'Your name:' (the template has none). answered_text: those texts, for a lab's own light checks."""
+    d = os.environ.get("SMPIX_ANSWERS_DIR") or os.path.join(harness.ROOT, "docs", "labs", "answers")
+    path = os.path.join(d, f"lab{n}.md")
+    info = {"path": path, "present": os.path.isfile(path), "filled": False, "questions": 0, "answered": 0,
+            "text": None}
+    if not info["present"]:
+        return info
+    text = open(path, encoding="utf-8", errors="replace").read()
+    info["text"] = text
+    parts, cur = [], None          # [(kind, [lines])] under each Answer:/Notes:/Your name:
+    for line in text.splitlines():
+        m = re.match(r"^(Answer|Notes|Your name):\s*(.*)$", line)
+        if m:
+            body = [m.group(2)] if m.group(2).strip() else []
+            parts.append((m.group(1), body))
+            cur = body if m.group(1) != "Your name" else None     # a name is one line: the intro follows
+        elif line.startswith("#") or line.startswith(">"):
+            cur = None
+        elif cur is not None and line.strip():
+            cur.append(line)
+    info["questions"] = sum(1 for k, _ in parts if k == "Answer")
+    info["answered"] = sum(1 for k, body in parts if k == "Answer" and body)
+    info["answered_text"] = [l for _, body in parts for l in body]
+    info["filled"] = bool(info["answered_text"])
+    return info
 
 
 def main(argv):
@@ -559,8 +966,10 @@ def main(argv):
     g = Grade(n)
     fn(g)
     g.settle()
+    ans = answers_of(n)
     report = json.dumps({"lab": n, "title": title, "tree": harness.ROOT, "score": g.got, "max": g.max,
                          "logs": harness.LOGS,
+                         "answers": {k: ans[k] for k in ("path", "present", "filled", "questions", "answered", "text")},
                          "checks": [{k: c[k] for k in ("name", "points", "max", "passed", "blocked_by", "detail",
                                                        "log")} for c in g.checks]}, indent=1)
     os.makedirs(harness.LOGS, exist_ok=True)
@@ -571,6 +980,9 @@ def main(argv):
     else:
         for line in g.lines():
             print(line)
+        print(f"lab {n}: answers {os.path.relpath(ans['path'], harness.ROOT)}: " +
+              (f"filled in, {ans['answered']} of {ans['questions']} questions answered" if ans["filled"]
+               else "the untouched template" if ans["present"] else "missing"))
         print(f"lab {n}: score {g.got}/{g.max}", flush=True)
     return 0 if g.got == g.max else 1
 

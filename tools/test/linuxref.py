@@ -64,6 +64,7 @@ PLAN = [
     Run("compattest", "plain", "compattest-linux"),
     Run("threadtest", "plain", "threadtest-linux"),
     Run("tlbtest", "plain", "tlbtest-linux"),
+    Run("attrtest", "plain", "attrtest-linux", ["--tmpfs", "/tmp/attrtest-tmpfs"]),
     Run("compat-pthreads", "plain", "ubin/compat-pthreads"),
     Run("compat-threadexit", "plain", "ubin/compat-threadexit"),
     Run("linuxabi", "plain", "ubin/linuxabi"),

@@ -137,12 +137,44 @@ static double decimal_to_double(int negative, const char *digits, int n, int dex
 	return round_to_double(negative, q, k, num.len != 0);
 }
 
+/*
+ * The exponent after a mantissa that ended at s: letter ('e' for decimal, 'p' for hex), an
+ * optional sign, digits (clamped: anything past 100000 is out of range anyway). *end moves past
+ * it only if digits follow; "1e" and "1e+" end before the letter, as C says.
+ */
+static long parse_exponent(const char *s, char letter, const char **end)
+{
+	const char *e = s + 1;
+	int exp_negative;
+	long exp = 0;
+
+	if (lower(*s) != letter)
+		return 0;
+	exp_negative = *e == '-';
+	if (*e == '+' || *e == '-')
+		e++;
+	if (*e < '0' || *e > '9')
+		return 0;
+	for (; *e >= '0' && *e <= '9'; e++)
+		if (exp < 100000)
+			exp = exp * 10 + (*e - '0');
+	*end = e;
+	return exp_negative ? -exp : exp;
+}
+
+/* Far past the largest double (overflow: infinity) or below the smallest (underflow: zero). */
+static double out_of_range(int negative, int overflow)
+{
+	errno = ERANGE;
+	return from_bits(negative, overflow ? 0x7ffull << 52 : 0);
+}
+
 /* Decimal: digits, an optional point and more digits, an optional exponent. */
 static double parse_decimal(int negative, const char *s, const char **end)
 {
 	char digits[MAX_DIGITS + 1];
 	int n = 0, point = 0, seen_digit = 0, seen_point = 0, cut = 0;
-	long exp = 0;
+	long exp;
 
 	for (;; s++) {
 		if (*s == '.' && !seen_point) {
@@ -165,32 +197,12 @@ static double parse_decimal(int negative, const char *s, const char **end)
 	if (!seen_digit)
 		return 0;
 	*end = s;
-	if (lower(*s) == 'e') {
-		const char *e = s + 1;
-		int exp_negative = *e == '-';
-
-		if (*e == '+' || *e == '-')
-			e++;
-		if (*e >= '0' && *e <= '9') {
-			for (; *e >= '0' && *e <= '9'; e++)
-				if (exp < 100000)
-					exp = exp * 10 + (*e - '0');
-			*end = e;
-			if (exp_negative)
-				exp = -exp;
-		}
-	}
+	exp = parse_exponent(s, 'e', end);
 	if (n == 0)
 		return from_bits(negative, 0);
 	/* The value is 0.DIGITS * 10^(point + exp): far out of range, no need to divide. */
-	if (point + exp > 310) {
-		errno = ERANGE;
-		return from_bits(negative, 0x7ffull << 52);
-	}
-	if (point + exp < -324) {
-		errno = ERANGE;
-		return from_bits(negative, 0);
-	}
+	if (point + exp > 310 || point + exp < -324)
+		return out_of_range(negative, point + exp > 0);
 	if (cut)
 		digits[n++] = '1';
 	return decimal_to_double(negative, digits, n, (int)(point + exp) - n);
@@ -201,7 +213,7 @@ static double parse_hex(int negative, const char *s, const char **end)
 {
 	uint64_t q = 0;
 	int k = 0, seen_point = 0, sticky = 0;
-	long exp = 0;
+	long exp;
 
 	for (;; s++) {
 		if (*s == '.' && !seen_point) {
@@ -219,31 +231,11 @@ static double parse_hex(int negative, const char *s, const char **end)
 		}
 	}
 	*end = s;               /* the caller saw a hex digit */
-	if (lower(*s) == 'p') {
-		const char *e = s + 1;
-		int exp_negative = *e == '-';
-
-		if (*e == '+' || *e == '-')
-			e++;
-		if (*e >= '0' && *e <= '9') {
-			for (; *e >= '0' && *e <= '9'; e++)
-				if (exp < 100000)
-					exp = exp * 10 + (*e - '0');
-			*end = e;
-			if (exp_negative)
-				exp = -exp;
-		}
-	}
+	exp = parse_exponent(s, 'p', end);
 	if (q == 0)
 		return from_bits(negative, 0);
-	if (k + exp > 1100) {
-		errno = ERANGE;
-		return from_bits(negative, 0x7ffull << 52);
-	}
-	if (k + exp < -1200) {
-		errno = ERANGE;
-		return from_bits(negative, 0);
-	}
+	if (k + exp > 1100 || k + exp < -1200)
+		return out_of_range(negative, k + exp > 0);
 	return round_to_double(negative, q, (int)(k + exp), sticky);
 }
 

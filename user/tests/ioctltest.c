@@ -452,6 +452,21 @@ static void t_policy_switch_waits_for_old_calls(void)
 	CHECK(updates > 0);     /* the workers did run beside the switches */
 }
 
+/* Wait (up to 5 s) until pid is asleep, which the sleeper below only is inside its ioctl. */
+static int wait_until_asleep(int pid)
+{
+	char path[32], stat[256], *state;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	for (int i = 0; i < 500; i++) {
+		if (gt_read_file(path, stat, sizeof(stat)) > 0 && (state = gt_strstr(stat, ") ")) &&
+		    state[2] == 'S')
+			return 1;
+		gt_msleep(10);
+	}
+	return 0;
+}
+
 /*
  * Serialized, a driver that sleeps inside its ioctl lets the BKL go: another
  * CPU's ioctl gets in meanwhile. And because the sleeper read the counter
@@ -472,14 +487,14 @@ static void t_sleep_lets_others_through(void)
 		gt_exit(bench_update(fd, 0, 600000) == 0 ? 0 : 1);     /* sleeps 0.6 s holding the BKL */
 	}
 	gt_pin_to_cpu(ncpus > 1 ? 1 : 0);
-	gt_msleep(150);                                         /* the sleeper is in its sleep now */
+	CHECK(wait_until_asleep(pid));                          /* the sleeper is in its sleep now */
 	t0 = gt_now_ms();
 	CHECK(bench_update(fd, 0, 0) == 0);
 	took = gt_now_ms() - t0;
 	CHECK(gt_wait(pid) == 0);
 	CHECK(gt_ioctl(fd, BENCH_READ, &st) == 0);
 	printf("ioctltest: a serialized ioctl took %lld ms while another slept in its ioctl\n", (long long)took);
-	CHECK(took < 300);                                      /* it did not wait for the sleeper */
+	CHECK(took < 450);                                      /* it did not wait for the sleeper */
 	CHECK(st.calls == 2 && st.counter == 1);                /* ... and one update was lost */
 	CHECK(gt_write_file("/proc/sys/kernel/ioctl_mode", "auto") > 0);
 	gt_pin_to_cpu(0);

@@ -819,6 +819,54 @@ static void t_churn_from_all_cpus(void)
 	}
 }
 
+/*
+ * One FIFO opened and closed by a process on each CPU at once, so that a last
+ * close and a first open keep meeting (fs/pipe/fifo.c: the inode's i_mutex
+ * decides who owns the pipe; lab 11 is about its order). Each open is both
+ * ends: write a token, read one back (anyone's: they share the pipe), close.
+ * An open that counted itself into a pipe a last close was freeing finds its
+ * token gone, or the kernel says "BUG: pipe: freed with ... attached".
+ */
+#define FIFO_STORM_ROUNDS 1500
+
+static void t_fifo_opens_and_closes_from_all_cpus(void)
+{
+	int pids[4], status, fd;
+	char got[4];
+
+	CHECK(make_fifo() == 0);
+	for (int i = 0; i < 4; i++) {
+		pids[i] = gt_fork();
+		if (pids[i] == 0) {
+			pin_to_cpu(i);
+			for (int n = 0; n < FIFO_STORM_ROUNDS; n++) {
+				char tok[4] = { 'f', 'i', (char)('0' + i), (char)n }, back[4];
+				int rw = open_fifo(O_RDWR | O_NONBLOCK);
+
+				if (rw < 0)
+					gt_exit(1);
+				if (gt_write(rw, tok, 4) != 4)
+					gt_exit(2);
+				/* What it wrote is in the pipe until read: a read finds 4 bytes. */
+				if (gt_read(rw, back, 4) != 4 || back[0] != 'f' || back[1] != 'i')
+					gt_exit(3);
+				gt_close(rw);
+			}
+			gt_exit(0);
+		}
+		CHECK(pids[i] > 0);
+	}
+	for (int i = 0; i < 4; i++) {
+		status = gt_wait(pids[i]);
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	/* Every token was read back and the last close took the pipe down: a new one is empty. */
+	CHECK((fd = open_fifo(O_RDWR | O_NONBLOCK)) >= 0);
+	CHECK(gt_read(fd, got, sizeof(got)) == -EAGAIN);
+	gt_close(fd);
+	CHECK(SYS1(__NR_unlink, fifo) == 0);
+}
+
 /* ---- the descriptor limit ------------------------------------------------------------------- */
 
 /* With one descriptor free, pipe() needs two: -EMFILE, and the free one stays free. */
@@ -911,6 +959,7 @@ int main(int argc, char **argv)
 	gt_run("fifo_basics", t_fifo_basics);
 	gt_run("fifo_open_waits_for_partner", t_fifo_open_waits_for_partner);
 	gt_run("fifo_waiting_open_killed", t_fifo_waiting_open_killed);
+	gt_run("fifo_opens_and_closes_from_all_cpus", t_fifo_opens_and_closes_from_all_cpus);
 	gt_run("atomic_writes_from_all_cpus", t_atomic_writes_from_all_cpus);
 	gt_run("ping_pong_pairs", t_ping_pong_pairs);
 	gt_run("churn_from_all_cpus", t_churn_from_all_cpus);

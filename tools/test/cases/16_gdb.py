@@ -111,7 +111,7 @@ def check_commands_in_lock_kernel(h):
     p = list(base)
     s = section(out, "smpix cpus")
     rows = {m.group(1): m.groups() for m in re.finditer(
-        r"^[* ]\s*(\d+)\s+(\d+)\s+(\S+)\s+pid (\d+) \((\S+)\)\s+(-?\d+)\s+(.*)$", s, re.M)}
+        r"^[* ]\s*(\d+)\s+(\d+)\s+(\S+)\s+pid (\d+) \(([^)]*)\)\s+(-?\d+)\s+(.*)$", s, re.M)}
     logged = dict(re.findall(r"^smp: CPU (\d+) \(APIC id (\d+)\) online", console, re.M))
     if not re.search(r"^%d CPUs, %d online" % (CPUS, CPUS), s, re.M):
         p.append(f"no '{CPUS} CPUs, {CPUS} online' line")
@@ -267,7 +267,7 @@ def check_bkl_semaphore(h):
                   r"lock_depth 0, (\d+) asleep waiting, taken at kernel/tests/bkl_test\.c:\d+ "
                   r"bkl_contention_worker$", s, re.M)
     listed = re.search(r"^  asleep for it, in order: (.*)$", s, re.M)
-    sleepers = re.findall(r"pid (\d+) \((\S+)\)", listed.group(1)) if listed else []
+    sleepers = re.findall(r"pid (\d+) \(([^)]*)\)", listed.group(1)) if listed else []
     if not m:
         p.append("smpix bkl does not name a bkl-hammer as the semaphore's holder, with its site")
     else:

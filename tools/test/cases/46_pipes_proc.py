@@ -32,7 +32,7 @@ def run(h):
     on_linux(h, "pipetest", 21)
     guest_suite(h, "pipetest", "smp4", cpus=4, min_tests=22)
     guest_suite(h, "pipetest", "smp1", cpus=1, min_tests=22)
-    # flock(2) runs under the BKL (fs/flock.c): at 4 CPUs, and with every syscall under it too.
+    # flock(2) has its own mutex (fs/flock.c, lab 10): at 4 CPUs, and with every syscall under the BKL too.
     on_linux(h, "flocktest", 7)
     guest_suite(h, "flocktest", "smp4", cpus=4, min_tests=8)
     guest_suite(h, "flocktest", "smp2-bkl-syscalls", cpus=2, min_tests=8, append="bkl=syscalls")

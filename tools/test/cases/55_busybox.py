@@ -35,7 +35,7 @@ STEPS = [
      r"proc\s+0\s+0\s+0\s+0% /proc\n"),
     ("id (getgroups32)", "busybox id", r"uid=0\(root\) gid=0\(root\)( groups=\S*)?\n"),
     ("mount -t proc", "busybox mkdir /tmp/p; busybox mount -t proc proc /tmp/p; busybox mount | busybox grep /tmp/p",
-     r"proc on /tmp/p type proc \(rw\)\n"),
+     r"proc on /tmp/p type proc \(rw,relatime\)\n"),
     ("a second procfs works", "busybox cat /tmp/p/self/cmdline | busybox tr '\\0' ' '; echo",
      r"busybox cat /tmp/p/self/cmdline \n"),
     ("umount", "busybox umount /tmp/p; busybox ls /tmp/p; busybox rmdir /tmp/p; echo gone",

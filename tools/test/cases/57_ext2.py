@@ -133,10 +133,11 @@ def record_run(h, name, q, min_tests, patterns=()):
 
 
 def inode_fields(part, path):
-    """debugfs stat's mode, atime, mtime, size and File ACL of path."""
+    """debugfs stat's mode, atime, uid, gid, mtime, size and File ACL of path."""
     out = debugfs(part, f"stat {path}").decode(errors="replace")
     fields = {}
     for key, pattern in (("mode", r"Mode:\s+(\d+)"), ("atime", r"atime: 0x([0-9a-f]+)"),
+                         ("uid", r"User:\s+(\d+)"), ("gid", r"Group:\s+(\d+)"),
                          ("mtime", r"mtime: 0x([0-9a-f]+)"), ("size", r"Size: (\d+)"), ("acl", r"File ACL: (\d+)")):
         m = re.search(pattern, out)
         fields[key] = int(m.group(1), 8 if key == "mode" else 16 if "time" in key else 10) if m else None
@@ -152,6 +153,32 @@ def check_inodes(h, name, part, want):
     h.record(name, not problems, "; ".join(problems))
 
 
+ATTRTEST_MIN = 15       # user/tests/attrtest.c's 18 tests; the non-root rules, the mount program and busybox may SKIP
+# attrtest.c's OWNED_UID, OWNED_GID and ATIME_MTIME
+OWNED_UID, OWNED_GID, ATIME_MTIME = 70000, 80000, 1200000000
+
+
+def record_attrtest(h, name, out):
+    """/bin/attrtest's lines (ext2test runs it on /mnt): one result per test, then its summary."""
+    results = re.findall(r"^attrtest: (\S+) (ok|FAIL)(.*)$", out, re.M)
+    for test, status, rest in results:
+        h.record(f"{name} {test}", status == "ok", rest.strip())
+    h.record(f"{name} summary", len(results) >= ATTRTEST_MIN and bool(
+        re.search(r"^attrtest: summary \d+ passed, 0 failed", out, re.M)), f"{len(results)} tests reported")
+
+
+def check_attrtest_inodes(h, name, part):
+    """What attrtest left in /attr, read by debugfs: both halves of a 32-bit uid and gid (the high ones in
+    osd2), and an atime a read moved (relatime: it was older than the mtime), carried to the disk by the
+    inode's dirty state alone (no utimes after the read)."""
+    check_inodes(h, f"{name} chown32 on the disk, 32-bit ids: debugfs stat (host)", part,
+                 {"/attr/owned.txt": {"uid": OWNED_UID, "gid": OWNED_GID}})
+    got = inode_fields(part, "/attr/atime.txt")
+    h.record(f"{name} a read's atime reached the disk lazily: debugfs stat (host)",
+             got["atime"] is not None and got["atime"] > ATIME_MTIME and got["mtime"] == ATIME_MTIME,
+             f"atime {got['atime']}, mtime {got['mtime']}")
+
+
 def main_run(h):
     name = "ext2test[smp2]"
     if not h.wanted(name):
@@ -165,8 +192,11 @@ def main_run(h):
     h.record(f"{name} the image has an xattr block shared by two files (host)",
              bool(shared) and inode_fields(part, "/xattr-b.txt")["acl"] == shared and inode_fields(
                  part, "/xattr-own.txt")["acl"] not in (0, None, shared), f"File ACL {shared}")
-    record_run(h, name, boot(h, "main", img), min_tests=14)
+    q = boot(h, "main", img)
+    record_run(h, name, q, min_tests=14)
+    record_attrtest(h, f"{name} attrtest", q.output)
     part = fsck_clean(h, f"{name} e2fsck -fn clean after the run (host)", img)
+    check_attrtest_inodes(h, f"{name} attrtest", part)
     # ext2test.c's ATTRS_* and PERSIST_* (persist.txt's were set after the last sync: the power off wrote them)
     check_inodes(h, f"{name} chmod, fchmod, utimensat on the disk: debugfs stat (host)", part, {
         "/attrs.txt": {"mode": 0o640, "atime": 1000000000, "mtime": 1234567890},
@@ -223,12 +253,34 @@ def linux_run(h):
             h.record(f"{name} {mode} summary, exit 0",
                      p.returncode == 0 and bool(re.search(r"^ext2test: summary \d+ passed, 0 failed$", out, re.M)),
                      f"status {p.returncode}: {(out + p.stderr).strip()[-300:]!r}")
+    attrtest_on_linux(h, name, part)
     r = subprocess.run([tool("e2fsck"), "-fn", part], capture_output=True, text=True)
     h.record(f"{name} e2fsck -fn clean after it", r.returncode == 0,
              (r.stdout + r.stderr).strip().replace("\n", " | ")[-600:])
     check_inodes(h, f"{name} debugfs stat shows what smpix's run shows", part, {
         "/attrs.txt": {"mode": 0o640, "atime": 1000000000, "mtime": 1234567890},
         "/attrdir": {"mode": 0o1750}, "/large.bin": {"size": 3 * 1024 ** 3 + 10}})
+
+
+def attrtest_on_linux(h, name, part):
+    """attrtest (gcc -m32 -static, build/attrtest-linux) on the loop mount: chown, utimes, the atime rules,
+    remount ro and rw, as on smpix; then debugfs reads the same inodes."""
+    exe = os.path.join(h.BUILD, "attrtest-linux")
+    if not os.path.exists(exe):
+        h.skip(f"{name} attrtest", "no build/attrtest-linux (make test builds it)")
+        return
+    with tempfile.TemporaryDirectory(prefix="attr-linux-") as mnt:
+        r = subprocess.run(["mount", "-t", "ext2", "-o", "loop", part, mnt], capture_output=True, text=True)
+        if r.returncode != 0:
+            h.skip(f"{name} attrtest", f"this host cannot mount a loop device: {r.stderr.strip()}")
+            return
+        try:
+            p = subprocess.run([exe, mnt], capture_output=True, text=True, timeout=120)
+        finally:
+            if subprocess.run(["umount", mnt]).returncode != 0:
+                subprocess.run(["umount", "-l", mnt])
+    record_attrtest(h, f"{name} attrtest", p.stdout)
+    check_attrtest_inodes(h, f"{name} attrtest", part)
 
 
 def corrupt(h, base, label, where, length, rng):
@@ -426,9 +478,18 @@ def fuzz_run(h, boots=3, seed=int(os.environ.get("SMPIX_EXT2_FUZZ_SEED", "1"))):
                  "; ".join(problems) + (" [" + "; ".join(told) + "]" if problems else ""))
 
 
+def linux_tmpfs_run(h):
+    """attrtest on the Linux reference's own tmpfs (`attrtest --tmpfs DIR`: Debian's kernel in QEMU has no
+    ext2 disk), every test but the mount tools' busybox part: the rules do not depend on the file system."""
+    import linuxref
+    linuxref.check(h, "linux: attrtest on a tmpfs", "attrtest",
+                   linuxref.suite_judge(h, "attrtest", ATTRTEST_MIN, each=True))
+
+
 def run(h):
     main_run(h)
     linux_run(h)
+    linux_tmpfs_run(h)
     fuzz_run(h)
     vfstest_run(h)
     many_run(h)

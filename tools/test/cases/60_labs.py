@@ -32,6 +32,8 @@ def grade(h, tree, lab, timeout=300):
     env = dict(os.environ)
     if os.path.realpath(tree) != os.path.realpath(h.ROOT):
         env.pop("SMPIX_BUILD", None)
+    if lab in FILLED_ANSWERS:           # a grader that reads the answers file gets a filled one
+        env["SMPIX_ANSWERS_DIR"] = filled_answers(h, lab)
     try:
         p = subprocess.run([sys.executable, os.path.join(tree, "tools", "labs", "grade.py"), str(lab)],
                            capture_output=True, text=True, timeout=timeout, cwd=tree, env=env)
@@ -367,6 +369,8 @@ def run(h):
             check_handout_and_solved(h, lab, names, handouts)
         check_negative(h, lab)
     check_grade_all(h, handouts)
+    check_lab12(h)
+    check_lab11_unnested(h)
 
 
 def make_handout(h, lab, handouts):
@@ -445,3 +449,127 @@ def check_grade_all(h, handouts):
     h.record(name, not problems, "; ".join(problems))
     if not problems:
         shutil.rmtree(subs, ignore_errors=True)
+
+
+# ---- lab 10: the open pushdown (docs/labs/lab10-open-pushdown.md) ---------------------------------
+
+# Lab 10 with the BKL moved, not removed: flock's sites call a helper that takes it (a new site,
+# flock_lock()), so the site's own counters fall to 0 while the BKL is taken as often as before. The
+# grader's three pushdown checks need each other: it scores 0.
+LAB10_MOVED = {
+    ("fs/flock.c", "flock-lock"):
+        "DEFINE_OWN_MUTEX(flock_mutex);\n\n/* The BKL, moved into a function of its own: a new site. */\n"
+        "static void flock_lock(void)\n{\n\tlock_kernel();\n}\n\nstatic void flock_unlock(void)\n{\n"
+        "\tunlock_kernel();\n}\n",
+    ("fs/flock.c", "flock-wait"):
+        "static void count_unlock(void)\n{\n}\n\nstatic int wait_for_unlock(struct file *f, bool exclusive)\n{\n"
+        "\treturn wait_event_interruptible(flock_wait, !conflicts(f, exclusive));\n}\n",
+    ("fs/flock.c", "sys-flock"): "\tflock_lock();\n\tr = flock_cmd(f, cmd & ~LOCK_NB, nonblock);\n\tflock_unlock();\n",
+    ("fs/flock.c", "release"): "\tflock_lock();\n\tunlock_file(f);\n\tflock_unlock();\n",
+}
+NEGATIVES[10] = ("the BKL moved into a helper of flock's, not pushed out", "lab10-moved", 0, LAB10_MOVED)
+
+
+# ---- lab 11: the lockdep hunt (docs/labs/lab11-lockdep-hunt.md) -----------------------------------
+
+# Lab 11's grader wants the answers file filled in and naming the two paths: the full-marks runs get this.
+FILLED_ANSWERS = {11: "Your name: make test\n\nAnswer: the open, fifo_open -> fifo_attach, takes i_mutex "
+                      "then the pipe's mutex; the last close, fifo_release -> fifo_detach, took them the "
+                      "other way round.\n"}
+
+
+def filled_answers(h, lab):
+    d = os.path.join(h.BUILD, "test-answers")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, f"lab{lab}.md"), "w") as f:
+        f.write(FILLED_ANSWERS[lab])
+    return d
+
+
+# The wrong fix: the last close lets the pipe's mutex go, then takes i_mutex alone to unhook the pipe.
+# No lock-order report, but an open can count itself into the pipe in between: pipetest's FIFO storm
+# sees it (a BUG line, a double free, a token lost).
+LAB11_UNNESTED = """\tmutex_lock(&p->mutex);
+\tif (reads(f))
+\t\tp->readers--;
+\tif (writes(f))
+\t\tp->writers--;
+\tlast = p->readers == 0 && p->writers == 0;
+\tif (!last) {
+\t\twake_up(&p->rd_wait);
+\t\twake_up(&p->wr_wait);
+\t}
+\tmutex_unlock(&p->mutex);
+\tif (last) {
+\t\tmutex_lock(&inode->i_mutex);
+\t\tinode->i_pipe = NULL;
+\t\tmutex_unlock(&inode->i_mutex);
+\t}
+"""
+
+
+def check_lab11_unnested(h):
+    """Lab 11 "fixed" by never nesting the two locks: the grader must fail it on the race, not pass it."""
+    name = "labs[lab11] a fix that never nests the FIFO's two locks (the race reopened) fails its grade"
+    if not h.wanted(name) or 11 not in LABS:
+        return
+    tree, why = variant_tree(h, "lab11-unnested", {("fs/pipe/fifo.c", "detach"): LAB11_UNNESTED})
+    if not tree:
+        h.record(name, False, why)
+        return
+    rc, m, out = grade(h, tree, 11)
+    race = re.search(r"^FAIL\s+lab11: (lockdep=1|every pipetest test|no BUG report).*$", out, re.M)
+    ok = rc == 1 and m is not None and int(m.group(1)) < int(m.group(2)) and race is not None
+    h.record(name, ok, f"exit {rc}, {m.group(0) if m else 'no score line'}: {out[-1200:]}" if not ok else "")
+    if ok:
+        shutil.rmtree(tree, ignore_errors=True)
+
+
+# ---- lab 12: the eras (docs/labs/lab12-eras.md) ----------------------------------------------------
+
+def lab12_grade(h, answers):
+    """This tree's grader for lab 12 on the submission in answers (SMPIX_LAB12_ANSWERS): (rc, score, out)."""
+    env = dict(os.environ, SMPIX_LAB12_ANSWERS=answers)
+    p = subprocess.run([sys.executable, os.path.join(h.ROOT, "tools", "labs", "grade.py"), "12"],
+                       capture_output=True, text=True, timeout=900, cwd=h.ROOT, env=env)
+    m = re.search(r"^lab 12: score (\d+)/(\d+)$", p.stdout, re.M)
+    return p.returncode, m, p.stdout + p.stderr
+
+
+def check_lab12(h):
+    """Lab 12 is graded without a boot: a real `make bench ERAS=1` run, prepared in
+    tools/labs/testdata/lab12/, gets full marks (its numbers in their logs, its table, its plot's
+    data and its claims agree, and this tree's make ERA=2.6.39 has no BKL site); the same run with
+    one number of the table changed, or a claim the numbers contradict, fails that check and is
+    not full; no submission at all (this tree's own docs/labs/answers/) scores 0."""
+    name = "labs[lab12] the grader passes a consistent submission, fails a tampered table or claim, gives none 0"
+    if not h.wanted(name):
+        return
+    good = os.path.join(h.ROOT, "tools", "labs", "testdata", "lab12")
+    base = os.path.join(h.BUILD, "test-lab12")
+    problems = []
+    rc, m, out = lab12_grade(h, good)
+    if rc != 0 or not m or m.group(1) != m.group(2):
+        problems.append(f"the prepared submission: exit {rc}, {m.group(0) if m else 'no score'}: {failures(out)}")
+    for what, fname, edit, check in (
+            ("a tampered table", "lab12/eras.md", lambda t: re.sub(r"^(\| contended mix[^|]*\| )(\d+)",
+                                                                   lambda x: x.group(1) + str(int(x.group(2)) + 1),
+                                                                   t, count=1, flags=re.M), "the table"),
+            ("a false claim", "lab12.md", lambda t: t.replace("2.6.8 mix-4 > 2.6.6 mix-4", "2.6.8 mix-4 < 2.6.6 mix-4"),
+             "the era claims")):
+        shutil.rmtree(base, ignore_errors=True)
+        shutil.copytree(good, base)
+        path = os.path.join(base, fname)
+        text = open(path).read()
+        open(path, "w").write(edit(text))
+        rc, m, out = lab12_grade(h, base)
+        if edit(text) == text or rc != 1 or not re.search(rf"^FAIL\s+lab12: {check}", out, re.M):
+            problems.append(f"{what}: exit {rc}, {m.group(0) if m else 'no score'}, no FAIL of {check!r}")
+    shutil.rmtree(base, ignore_errors=True)
+    os.makedirs(base)
+    rc, m, out = lab12_grade(h, base)
+    if rc != 1 or not m or m.group(1) != "0":
+        problems.append(f"no submission: exit {rc}, {m.group(0) if m else 'no score'}")
+    h.record(name, not problems, "; ".join(problems))
+    if not problems:
+        shutil.rmtree(base, ignore_errors=True)

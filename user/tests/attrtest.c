@@ -1,0 +1,614 @@
+/*
+ * attrtest: owners, times and mount flags (fs/attr.c, fs/chown.c,
+ * fs/utimes.c, fs/atime.c, mount -o remount in fs/sys_mount.c), the same
+ * binary on smpix and on Linux.
+ *
+ *   attrtest DIR          DIR is the root of a mount the test may remount
+ *                         (smpix: ext2 on /mnt, run by ext2test; Linux: a
+ *                         loop mount of an ext2 image, tools/test/cases/57_ext2.py)
+ *   attrtest --tmpfs DIR  Linux only: mount a tmpfs on DIR first (the Linux
+ *                         reference in QEMU has no ext2 disk: tools/test/linuxref.py)
+ *
+ * It works in DIR/attr and leaves there, for the host's debugfs after an
+ * ext2 run, owned.txt (uid 70000, gid 80000: both halves of the 32-bit ids)
+ * and atime.txt (its atime moved by a read, past ATIME_MTIME: written to
+ * the disk lazily, by the power off or the umount).
+ *
+ * smpix has one user, root: the rules for other users are checked where
+ * setuid() works (Linux) and skipped, saying so, where it does not.
+ */
+#define GT_ISOLATED
+#include "gtest.h"
+#include "kernel/uapi/statfs.h"
+
+#define __NR_unlink 10
+#define __NR_time 13
+#define __NR_lchown16 16
+#define __NR_mount 21
+#define __NR_utime 30
+#define __NR_mkdir 39
+#define __NR_fchown16 95
+#define __NR_symlink 83
+#define __NR_chown16 182
+#define __NR_stat64 195
+#define __NR_lstat64 196
+#define __NR_fstat64 197
+#define __NR_lchown32 198
+#define __NR_fchown32 207
+#define __NR_setgroups32 206
+#define __NR_setuid32 213
+#define __NR_setgid32 214
+#define __NR_chown32 212
+#define __NR_getdents64 220
+#define __NR_statfs64 268
+#define __NR_utimes 271
+#define __NR_fchownat 298
+#define __NR_futimesat 299
+#define __NR_openat 295
+#define __NR_chmod 15
+
+#define MS_RDONLY      0x1
+#define MS_REMOUNT     0x20
+#define MS_NOATIME     0x400
+#define MS_RELATIME    (1 << 21)
+#define MS_STRICTATIME (1 << 24)
+#define ST_RDONLY      1
+
+#define OWNED_UID 70000
+#define OWNED_GID 80000
+#define ATIME_ATIME 1000000000          /* atime.txt before its read: older than its mtime */
+#define ATIME_MTIME 1200000000
+#define NOBODY 1000                     /* the non-root user of the rules' tests */
+#define GROUP_IN 100                    /* one of its supplementary groups */
+#define GROUP_OUT 200                   /* not one of them */
+
+static const char *mnt = "/mnt";
+static char dir[128];
+
+struct timeval32 {
+	int32_t tv_sec, tv_usec;
+};
+
+/* DIR/attr/name, in one of four rotating buffers (a call may use two). */
+static const char *at(const char *name)
+{
+	static char paths[4][192];
+	static int next;
+	char *p = paths[next++ % 4];
+
+	snprintf(p, sizeof(paths[0]), "%s/%s", dir, name);
+	return p;
+}
+
+static long now(void) { return SYS1(__NR_time, 0); }
+
+static int make_file(const char *name, int mode)
+{
+	int fd = (int)SYS3(__NR_open, at(name), O_WRONLY | O_CREAT | O_TRUNC, mode);
+
+	if (fd < 0)
+		return fd;
+	gt_write(fd, "attrtest\n", 9);
+	gt_close(fd);
+	return (int)SYS2(__NR_chmod, at(name), mode);   /* the umask may have cut it */
+}
+
+static int st(const char *name, struct stat64 *s) { return (int)SYS2(__NR_stat64, at(name), s); }
+
+static long set_utimes(const char *name, long atime, long mtime)
+{
+	struct timeval32 tv[2] = { { (int32_t)atime, 0 }, { (int32_t)mtime, 0 } };
+
+	return SYS2(__NR_utimes, at(name), tv);
+}
+
+/* mount(2) with its fifth argument, the options, NULL: Linux reads it when it is not. */
+static long mount5(const char *source, const void *target, unsigned long flags)
+{
+	return gt_syscall6(__NR_mount, (long)source, (long)target, 0, (long)flags, 0, 0);
+}
+
+static long remount(unsigned long flags)
+{
+	return mount5("none", mnt, MS_REMOUNT | flags);
+}
+
+/* Cut the next space-separated field off *p. */
+static char *field(char **p)
+{
+	char *f = *p, *end;
+
+	while (*f == ' ')
+		f++;
+	end = strchr(f, ' ');
+	if (end)
+		*end++ = 0;
+	*p = end ? end : f + strlen(f);
+	return f;
+}
+
+/* The options field of mnt's line in /proc/mounts, or "" if none. */
+static const char *mount_options(void)
+{
+	static char text[8192], opts[128];
+	char *line, *p = text;
+	long n = gt_read_file("/proc/mounts", text, sizeof(text) - 1);
+
+	opts[0] = 0;
+	text[n > 0 ? n : 0] = 0;
+	while (*(line = p)) {
+		char *rest = line, *path;
+
+		p = strchr(line, '\n');
+		if (p)
+			*p++ = 0;
+		else
+			p = line + strlen(line);
+		field(&rest);
+		path = field(&rest);
+		field(&rest);
+		if (strcmp(path, mnt) == 0)
+			snprintf(opts, sizeof(opts), "%s", field(&rest));      /* the last one is the top */
+	}
+	return opts;
+}
+
+static bool option_shown(const char *name)
+{
+	char want[48], opts[136];
+
+	snprintf(want, sizeof(want), ",%s,", name);
+	snprintf(opts, sizeof(opts), ",%s,", mount_options());
+	return gt_strstr(opts, want) != NULL;
+}
+
+/* ---- chown ------------------------------------------------------------------------------ */
+
+/* Root gives a file to anyone; -1 leaves an id; the *32 calls carry 32-bit ids. */
+static void t_chown_root(void)
+{
+	struct stat64 s;
+	int fd;
+
+	CHECK(make_file("owned.txt", 0644) == 0);
+	CHECK(SYS3(__NR_chown32, at("owned.txt"), 1234, 5678) == 0);
+	CHECK(st("owned.txt", &s) == 0 && s.st_uid == 1234 && s.st_gid == 5678);
+	CHECK(SYS3(__NR_chown32, at("owned.txt"), -1, 42) == 0);
+	CHECK(st("owned.txt", &s) == 0 && s.st_uid == 1234 && s.st_gid == 42);
+	CHECK(SYS3(__NR_chown32, at("owned.txt"), 7, -1) == 0);
+	CHECK(st("owned.txt", &s) == 0 && s.st_uid == 7 && s.st_gid == 42);
+	fd = gt_open(at("owned.txt"), O_RDONLY);
+	CHECK(fd >= 0);
+	CHECK(SYS3(__NR_fchown32, fd, OWNED_UID, OWNED_GID) == 0);
+	CHECK(SYS2(__NR_fstat64, fd, &s) == 0 && s.st_uid == OWNED_UID && s.st_gid == OWNED_GID);
+	gt_close(fd);
+	CHECK(SYS3(__NR_chown32, at("owned.txt"), -1, -1) == 0);
+	CHECK(st("owned.txt", &s) == 0 && s.st_uid == OWNED_UID && s.st_gid == OWNED_GID);
+}
+
+/* The 16-bit calls: 0xFFFF is "unchanged", and only the low 16 bits of an id count. */
+static void t_chown16(void)
+{
+	struct stat64 s;
+	int fd;
+
+	CHECK(make_file("c16.txt", 0644) == 0);
+	CHECK(SYS3(__NR_chown16, at("c16.txt"), 300, 400) == 0);
+	CHECK(st("c16.txt", &s) == 0 && s.st_uid == 300 && s.st_gid == 400);
+	CHECK(SYS3(__NR_chown16, at("c16.txt"), 0xFFFF, 401) == 0);
+	CHECK(st("c16.txt", &s) == 0 && s.st_uid == 300 && s.st_gid == 401);
+	CHECK(SYS3(__NR_chown16, at("c16.txt"), 0x10005, 0xFFFF) == 0);
+	CHECK(st("c16.txt", &s) == 0 && s.st_uid == 5 && s.st_gid == 401);
+	fd = gt_open(at("c16.txt"), O_RDONLY);
+	CHECK(fd >= 0 && SYS3(__NR_fchown16, fd, 6, 7) == 0);
+	gt_close(fd);
+	CHECK(st("c16.txt", &s) == 0 && s.st_uid == 6 && s.st_gid == 7);
+}
+
+/* lchown and fchownat(AT_SYMLINK_NOFOLLOW) change the link; chown follows it to its target. */
+static void t_chown_symlinks(void)
+{
+	struct stat64 s, l;
+
+	CHECK(make_file("target.txt", 0644) == 0);
+	SYS1(__NR_unlink, at("link"));
+	CHECK(SYS2(__NR_symlink, "target.txt", at("link")) == 0);
+	CHECK(SYS3(__NR_lchown32, at("link"), 11, 12) == 0);
+	CHECK(SYS2(__NR_lstat64, at("link"), &l) == 0 && l.st_uid == 11 && l.st_gid == 12);
+	CHECK(st("target.txt", &s) == 0 && s.st_uid == 0 && s.st_gid == 0);
+	CHECK(SYS3(__NR_lchown16, at("link"), 13, 0xFFFF) == 0);
+	CHECK(SYS2(__NR_lstat64, at("link"), &l) == 0 && l.st_uid == 13 && l.st_gid == 12);
+	CHECK(SYS3(__NR_chown32, at("link"), 21, 22) == 0);
+	CHECK(st("target.txt", &s) == 0 && s.st_uid == 21 && s.st_gid == 22);
+	CHECK(SYS2(__NR_lstat64, at("link"), &l) == 0 && l.st_uid == 13);
+	CHECK(gt_syscall6(__NR_fchownat, AT_FDCWD, (long)at("link"), 31, 32, AT_SYMLINK_NOFOLLOW, 0) == 0);
+	CHECK(SYS2(__NR_lstat64, at("link"), &l) == 0 && l.st_uid == 31 && l.st_gid == 32);
+	CHECK(gt_syscall6(__NR_fchownat, AT_FDCWD, (long)at("link"), 41, 42, 0, 0) == 0);
+	CHECK(st("target.txt", &s) == 0 && s.st_uid == 41 && s.st_gid == 42);
+}
+
+/* fchownat relative to a directory descriptor, and on the descriptor itself with AT_EMPTY_PATH. */
+static void t_fchownat_dirfd(void)
+{
+	struct stat64 s;
+	int d = gt_open(dir, O_RDONLY | O_DIRECTORY);
+
+	CHECK(d >= 0);
+	CHECK(make_file("rel.txt", 0644) == 0);
+	CHECK(gt_syscall6(__NR_fchownat, d, (long)"rel.txt", 51, 52, 0, 0) == 0);
+	CHECK(st("rel.txt", &s) == 0 && s.st_uid == 51 && s.st_gid == 52);
+	CHECK(gt_syscall6(__NR_fchownat, d, (long)"", 53, 54, AT_EMPTY_PATH, 0) == 0);
+	CHECK(SYS2(__NR_stat64, dir, &s) == 0 && s.st_uid == 53 && s.st_gid == 54);
+	CHECK(gt_syscall6(__NR_fchownat, d, (long)"", 0, 0, AT_EMPTY_PATH, 0) == 0);
+	gt_close(d);
+}
+
+/*
+ * chown drops set-user-ID from anything but a directory, even root's chown,
+ * even with -1 -1; set-group-ID too, where group execute makes it mean
+ * "run as the group" (Linux's ATTR_KILL_SUID, ATTR_KILL_SGID).
+ */
+static void t_chown_kills_setid(void)
+{
+	struct stat64 s;
+
+	CHECK(make_file("suid", 06755) == 0);
+	CHECK(st("suid", &s) == 0 && (s.st_mode & 07777) == 06755);
+	CHECK(SYS3(__NR_chown32, at("suid"), -1, -1) == 0);
+	CHECK(st("suid", &s) == 0 && (s.st_mode & 07777) == 0755);
+	CHECK(make_file("sgid-nox", 02744) == 0);
+	CHECK(SYS3(__NR_chown32, at("sgid-nox"), 5, 5) == 0);
+	CHECK(st("sgid-nox", &s) == 0 && (s.st_mode & 07777) == 02744);
+	SYS1(40 /* rmdir */, at("sdir"));
+	CHECK(SYS2(__NR_mkdir, at("sdir"), 0755) == 0);
+	CHECK(SYS2(__NR_chmod, at("sdir"), 06755) == 0);
+	CHECK(SYS3(__NR_chown32, at("sdir"), 5, 5) == 0);
+	CHECK(st("sdir", &s) == 0 && (s.st_mode & 07777) == 06755);
+}
+
+static void t_chown_errors(void)
+{
+	CHECK(SYS3(__NR_chown32, at("no-such-file"), 1, 1) == -ENOENT);
+	CHECK(SYS3(__NR_chown32, BAD_UNMAP, 1, 1) == -EFAULT);
+	CHECK(SYS3(__NR_lchown32, BAD_NULL, 1, 1) == -EFAULT);
+	CHECK(SYS3(__NR_chown16, at("no-dir/x"), 1, 1) == -ENOENT);
+	CHECK(SYS3(__NR_fchown32, -1, 1, 1) == -EBADF);
+	CHECK(SYS3(__NR_fchown32, 999, 1, 1) == -EBADF);
+	CHECK(SYS3(__NR_fchown16, -1, 1, 1) == -EBADF);
+	CHECK(gt_syscall6(__NR_fchownat, AT_FDCWD, (long)at("owned.txt"), 1, 1, 0x4, 0) == -EINVAL);
+	CHECK(gt_syscall6(__NR_fchownat, 999, (long)"rel.txt", 1, 1, 0, 0) == -EBADF);
+	CHECK(gt_syscall6(__NR_fchownat, AT_FDCWD, (long)"", 1, 1, 0, 0) == -ENOENT);
+}
+
+/*
+ * The rules for a user other than root (Linux's inode_change_ok): the owner
+ * may "change" the owner to itself and the group to one it is in; nothing
+ * else, and not on another's file. Then set-user-ID is gone. Utimes with
+ * times of its choice: its own files only.
+ */
+static void t_chown_rules_non_root(void)
+{
+	struct stat64 s;
+	uint32_t groups[1] = { GROUP_IN };
+
+	CHECK(make_file("mine", 04755) == 0);
+	CHECK(make_file("theirs", 0644) == 0);
+	CHECK(SYS3(__NR_chown32, at("mine"), NOBODY, NOBODY) == 0);
+	CHECK(SYS2(__NR_chmod, at("mine"), 04755) == 0);
+	SKIP_IF(SYS2(__NR_setgroups32, 1, groups) == -ENOSYS || SYS1(__NR_setgid32, NOBODY) == -ENOSYS ||
+		SYS1(__NR_setuid32, NOBODY) == -ENOSYS, "no setuid here: every process is root");
+	CHECK(SYS1(49 /* geteuid */, 0) == NOBODY);
+	CHECK(SYS3(__NR_chown32, at("mine"), 0, -1) == -EPERM);
+	CHECK(SYS3(__NR_chown32, at("mine"), NOBODY + 1, -1) == -EPERM);
+	CHECK(SYS3(__NR_chown32, at("mine"), -1, GROUP_OUT) == -EPERM);
+	CHECK(SYS3(__NR_chown32, at("theirs"), -1, GROUP_IN) == -EPERM);
+	CHECK(SYS3(__NR_chown32, at("theirs"), NOBODY, -1) == -EPERM);
+	CHECK(st("mine", &s) == 0 && s.st_uid == NOBODY && (s.st_mode & 07777) == 04755);
+	CHECK(SYS3(__NR_chown32, at("mine"), NOBODY, -1) == 0);          /* to itself */
+	CHECK(SYS3(__NR_chown32, at("mine"), -1, GROUP_IN) == 0);        /* to its group */
+	CHECK(st("mine", &s) == 0 && s.st_uid == NOBODY && s.st_gid == GROUP_IN && (s.st_mode & 07777) == 0755);
+	CHECK(set_utimes("theirs", 1, 2) == -EPERM);
+	CHECK(set_utimes("mine", 1, 2) == 0);
+}
+
+/* ---- utime, utimes, futimesat ------------------------------------------------------------ */
+
+static void t_utime_utimes_futimesat(void)
+{
+	struct stat64 s;
+	int32_t ub[2] = { 100000, 200000 };
+	struct timeval32 tv[2] = { { 300000, 5 }, { 400000, 999999 } };
+	long t0 = now();
+	int d;
+
+	CHECK(make_file("times.txt", 0644) == 0);
+	CHECK(SYS2(__NR_utime, at("times.txt"), ub) == 0);
+	CHECK(st("times.txt", &s) == 0 && (long)s.st_atime == 100000 && (long)s.st_mtime == 200000 && (long)s.st_ctime >= t0);
+	CHECK(SYS2(__NR_utime, at("times.txt"), NULL) == 0);
+	CHECK(st("times.txt", &s) == 0 && (long)s.st_atime >= t0 && (long)s.st_mtime >= t0 && (long)s.st_mtime <= now());
+	CHECK(SYS2(__NR_utimes, at("times.txt"), tv) == 0);
+	CHECK(st("times.txt", &s) == 0 && (long)s.st_atime == 300000 && (long)s.st_mtime == 400000);
+	CHECK(SYS2(__NR_utimes, at("times.txt"), NULL) == 0);
+	CHECK(st("times.txt", &s) == 0 && (long)s.st_mtime >= t0);
+	d = gt_open(dir, O_RDONLY | O_DIRECTORY);
+	CHECK(d >= 0);
+	CHECK(SYS3(__NR_futimesat, d, "times.txt", tv) == 0);
+	CHECK(st("times.txt", &s) == 0 && (long)s.st_atime == 300000 && (long)s.st_mtime == 400000);
+	gt_close(d);
+	d = gt_open(at("times.txt"), O_RDONLY);
+	tv[1].tv_sec = 500000;
+	CHECK(d >= 0 && SYS3(__NR_futimesat, d, NULL, tv) == 0);     /* NULL path: the descriptor's file */
+	gt_close(d);
+	CHECK(st("times.txt", &s) == 0 && (long)s.st_mtime == 500000);
+}
+
+static void t_utimes_errors(void)
+{
+	struct timeval32 bad[2] = { { 1, 0 }, { 2, 1000000 } }, neg[2] = { { 1, -1 }, { 2, 0 } };
+	struct timeval32 tv[2] = { { 1, 0 }, { 2, 0 } };
+	int32_t ub[2] = { 1, 2 };
+
+	CHECK(make_file("times.txt", 0644) == 0);
+	CHECK(SYS2(__NR_utimes, at("times.txt"), bad) == -EINVAL);
+	CHECK(SYS2(__NR_utimes, at("times.txt"), neg) == -EINVAL);
+	CHECK(SYS2(__NR_utimes, at("no-such"), bad) == -EINVAL);        /* the times first */
+	CHECK(SYS2(__NR_utimes, at("no-such"), tv) == -ENOENT);
+	CHECK(SYS2(__NR_utimes, at("times.txt"), BAD_UNMAP) == -EFAULT);
+	CHECK(SYS2(__NR_utimes, BAD_UNMAP, tv) == -EFAULT);
+	CHECK(SYS2(__NR_utime, at("times.txt"), BAD_UNMAP) == -EFAULT);
+	CHECK(SYS2(__NR_utime, at("no-such"), ub) == -ENOENT);
+	CHECK(SYS2(__NR_utime, BAD_NULL, ub) == -EFAULT);
+	CHECK(SYS3(__NR_futimesat, 999, NULL, tv) == -EBADF);
+	CHECK(SYS3(__NR_futimesat, 999, "times.txt", tv) == -EBADF);
+	CHECK(SYS3(__NR_futimesat, AT_FDCWD, NULL, tv) == -EFAULT);
+}
+
+/* ---- access times ------------------------------------------------------------------------- */
+
+/* Read a file once (a byte is enough); its atime afterwards. */
+static long read_atime(const char *name)
+{
+	struct stat64 s;
+	char c;
+	int fd = gt_open(at(name), O_RDONLY);
+
+	if (fd < 0)
+		return fd;
+	gt_read(fd, &c, 1);
+	gt_close(fd);
+	return st(name, &s) == 0 ? (long)(long)s.st_atime : -1;
+}
+
+/*
+ * relatime, the default: a read moves the atime when it is not newer than
+ * the mtime (or the ctime), and not when it is (here: in the future, since
+ * utimes makes the ctime now; the 24-hour rule cannot be shown apart from
+ * the ctime one by a test that only has utimes).
+ */
+static void t_relatime(void)
+{
+	long t0;
+	struct stat64 s;
+	char dents[512];
+	int d;
+
+	CHECK(remount(MS_RELATIME) == 0);
+	CHECK(option_shown("relatime"));
+	t0 = now();
+	CHECK(make_file("ra.txt", 0644) == 0);
+	CHECK(set_utimes("ra.txt", t0 - 100, t0 - 50) == 0);
+	CHECK(read_atime("ra.txt") >= t0);
+	CHECK(set_utimes("ra.txt", t0 + 3600, t0 - 50) == 0);
+	CHECK(read_atime("ra.txt") == t0 + 3600);
+	/* A listing reads the directory. */
+	CHECK(SYS2(__NR_utimes, dir, NULL) == 0);
+	CHECK(SYS2(__NR_stat64, dir, &s) == 0);
+	{
+		struct timeval32 tv[2] = { { (int32_t)(t0 - 100), 0 }, { (int32_t)(t0 - 50), 0 } };
+
+		CHECK(SYS2(__NR_utimes, dir, tv) == 0);
+	}
+	d = gt_open(dir, O_RDONLY | O_DIRECTORY);
+	CHECK(d >= 0 && SYS3(__NR_getdents64, d, dents, sizeof(dents)) > 0);
+	gt_close(d);
+	CHECK(SYS2(__NR_stat64, dir, &s) == 0 && (long)s.st_atime >= t0);
+}
+
+/* noatime: never; strictatime: on every read; O_NOATIME on the file: never. */
+static void t_noatime_strictatime(void)
+{
+	long t0 = now();
+	int fd;
+	char c;
+	struct stat64 s;
+
+	CHECK(make_file("na.txt", 0644) == 0);
+	CHECK(remount(MS_NOATIME) == 0);
+	CHECK(option_shown("noatime") && !option_shown("relatime"));
+	CHECK(set_utimes("na.txt", t0 - 100, t0 - 50) == 0);
+	CHECK(read_atime("na.txt") == t0 - 100);
+	CHECK(remount(MS_STRICTATIME) == 0);
+	CHECK(!option_shown("noatime") && !option_shown("relatime"));
+	CHECK(set_utimes("na.txt", t0 + 3600, t0 - 50) == 0);
+	CHECK(read_atime("na.txt") >= t0 && read_atime("na.txt") <= now());
+	CHECK(set_utimes("na.txt", t0 - 100, t0 - 50) == 0);
+	fd = gt_open(at("na.txt"), O_RDONLY | O_NOATIME);
+	CHECK(fd >= 0 && gt_read(fd, &c, 1) == 1);
+	gt_close(fd);
+	CHECK(st("na.txt", &s) == 0 && (long)s.st_atime == t0 - 100);
+	CHECK(remount(0) == 0);         /* no atime flag: they stay as they were */
+	CHECK(!option_shown("noatime") && !option_shown("relatime"));
+	CHECK(remount(MS_RELATIME) == 0);
+	CHECK(option_shown("relatime"));
+}
+
+/* atime.txt for the host: a read moves its atime; only its dirty inode carries it to the disk. */
+static void t_atime_left_for_host(void)
+{
+	long t0 = now();
+
+	CHECK(remount(MS_RELATIME) == 0);
+	CHECK(make_file("atime.txt", 0644) == 0);
+	CHECK(set_utimes("atime.txt", ATIME_ATIME, ATIME_MTIME) == 0);
+	CHECK(SYS0(36 /* sync */) == 0);
+	CHECK(read_atime("atime.txt") >= t0);
+}
+
+/* ---- remount read-only and back ------------------------------------------------------------ */
+
+static bool statfs_rdonly(void)
+{
+	struct statfs64 sf;
+
+	return SYS3(__NR_statfs64, mnt, sizeof(sf), &sf) == 0 && (sf.f_flags & ST_RDONLY);
+}
+
+static void t_remount_ro_rw(void)
+{
+	struct stat64 s;
+	struct timeval32 tv[2] = { { 1, 0 }, { 2, 0 } };
+	long t0 = now();
+	int fd;
+
+	remount(0);
+	CHECK(make_file("ro.txt", 0644) == 0);
+	fd = gt_open(at("ro.txt"), O_WRONLY | O_APPEND);
+	CHECK(fd >= 0);
+	CHECK(remount(MS_RDONLY) == -EBUSY);            /* a file open for writing */
+	CHECK(gt_write(fd, "more\n", 5) == 5);
+	gt_close(fd);
+	CHECK(set_utimes("ro.txt", t0 - 100, t0 - 50) == 0);
+	CHECK(remount(MS_RDONLY) == 0);
+	CHECK(gt_strstr(mount_options(), "ro") == mount_options());
+	CHECK(statfs_rdonly());
+	CHECK(gt_open(at("ro.txt"), O_WRONLY) == -EROFS);
+	CHECK(gt_open(at("ro.txt"), O_RDWR) == -EROFS);
+	CHECK(SYS3(__NR_open, at("new.txt"), O_WRONLY | O_CREAT, 0644) == -EROFS);
+	CHECK(SYS2(__NR_mkdir, at("newdir"), 0755) == -EROFS);
+	CHECK(SYS1(__NR_unlink, at("ro.txt")) == -EROFS);
+	CHECK(SYS3(__NR_chown32, at("ro.txt"), 1, 1) == -EROFS);
+	CHECK(SYS3(__NR_chown32, at("no-such"), 1, 1) == -ENOENT);     /* the path first */
+	CHECK(SYS2(__NR_chmod, at("ro.txt"), 0600) == -EROFS);
+	CHECK(SYS2(__NR_utimes, at("ro.txt"), tv) == -EROFS);
+	CHECK(SYS2(__NR_utime, at("ro.txt"), NULL) == -EROFS);
+	/* Reading works, and moves no atime: nothing changes on a read-only mount. */
+	CHECK(read_atime("ro.txt") == t0 - 100);
+	CHECK(remount(MS_RDONLY) == 0);                 /* again: nothing to do */
+	CHECK(remount(0) == 0);
+	CHECK(gt_strstr(mount_options(), "rw") == mount_options() && !statfs_rdonly());
+	CHECK(st("ro.txt", &s) == 0 && s.st_size == 14);
+	fd = gt_open(at("ro.txt"), O_WRONLY | O_APPEND);
+	CHECK(fd >= 0 && gt_write(fd, "rw again\n", 9) == 9);
+	gt_close(fd);
+	CHECK(SYS1(__NR_unlink, at("ro.txt")) == 0);
+}
+
+/* An unlinked file still open: a read-only file system could not free it at its last close. */
+static void t_remount_ro_unlinked_open(void)
+{
+	int fd;
+
+	remount(0);
+	CHECK(make_file("orphan.txt", 0644) == 0);
+	fd = gt_open(at("orphan.txt"), O_RDONLY);
+	CHECK(fd >= 0 && SYS1(__NR_unlink, at("orphan.txt")) == 0);
+	CHECK(remount(MS_RDONLY) == -EBUSY);
+	gt_close(fd);
+	CHECK(remount(MS_RDONLY) == 0);
+	CHECK(remount(0) == 0);
+}
+
+static void t_remount_errors(void)
+{
+	CHECK(mount5("none", dir, MS_REMOUNT) == -EINVAL);     /* not a mount's root */
+	CHECK(mount5("none", at("no-such"), MS_REMOUNT) == -ENOENT);
+	CHECK(mount5("none", BAD_UNMAP, MS_REMOUNT) == -EFAULT);
+	CHECK(option_shown("rw"));
+}
+
+/* mount -o remount,ro DIR and back, by the mount programs: smpix's /bin/mount or Linux's, and busybox's. */
+static int run(const char *prog, const char *arg1, const char *arg2, const char *arg3, const char *arg4)
+{
+	const char *argv[] = { prog, arg1, arg2, arg3, arg4, NULL };
+	char *envp[] = { "PATH=/bin:/sbin:/usr/bin:/usr/sbin", NULL };
+	int pid = gt_fork();
+
+	if (pid == 0) {
+		SYS3(11 /* execve */, prog, argv, envp);
+		gt_exit(127);
+	}
+	pid = pid > 0 ? gt_wait(pid) : -1;
+	return WIFEXITED(pid) ? WEXITSTATUS(pid) : -1;
+}
+
+static void t_mount_program(void)
+{
+	SKIP_IF(!gt_exists("/bin/mount"), "no /bin/mount");
+	CHECK(run("/bin/mount", "-o", "remount,ro", mnt, NULL) == 0);
+	CHECK(gt_strstr(mount_options(), "ro") == mount_options());
+	CHECK(run("/bin/mount", "-o", "remount,rw,noatime", mnt, NULL) == 0);
+	CHECK(gt_strstr(mount_options(), "rw") == mount_options() && option_shown("noatime"));
+	CHECK(remount(MS_RELATIME) == 0);
+}
+
+static void t_busybox_mount(void)
+{
+	SKIP_IF(!gt_exists("/bin/busybox"), "no /bin/busybox");
+	CHECK(run("/bin/busybox", "mount", "-o", "remount,ro", mnt) == 0);
+	CHECK(gt_strstr(mount_options(), "ro") == mount_options());
+	CHECK(run("/bin/busybox", "mount", "-o", "remount,rw", mnt) == 0);
+	CHECK(gt_strstr(mount_options(), "rw") == mount_options());
+	CHECK(remount(MS_RELATIME) == 0);
+}
+
+static void t_leave_owned(void)
+{
+	struct stat64 s;
+
+	CHECK(make_file("owned.txt", 0644) == 0);
+	CHECK(SYS3(__NR_chown32, at("owned.txt"), OWNED_UID, OWNED_GID) == 0);
+	CHECK(st("owned.txt", &s) == 0 && s.st_uid == OWNED_UID && s.st_gid == OWNED_GID);
+}
+
+int main(int argc, char **argv)
+{
+	gt_start("attrtest");
+	if (argc == 3 && strcmp(argv[1], "--tmpfs") == 0) {
+		mnt = argv[2];
+		SYS2(__NR_mkdir, mnt, 0755);
+		if (SYS4(__NR_mount, "attrtest", mnt, "tmpfs", 0) != 0) {
+			printf("attrtest: cannot mount a tmpfs on %s\n", mnt);
+			gt_exit(1);
+		}
+	} else if (argc == 2) {
+		mnt = argv[1];
+	} else {
+		printf("usage: attrtest DIR | attrtest --tmpfs DIR\n");
+		gt_exit(2);
+	}
+	snprintf(dir, sizeof(dir), "%s/attr", mnt);
+	SYS2(__NR_mkdir, dir, 0755);
+	if (ON_LINUX)
+		SYS2(__NR_chmod, mnt, 0755);    /* the rules' test reaches it as another user */
+	gt_run("chown_root", t_chown_root);
+	gt_run("chown16", t_chown16);
+	gt_run("chown_symlinks", t_chown_symlinks);
+	gt_run("fchownat_dirfd", t_fchownat_dirfd);
+	gt_run("chown_kills_setid", t_chown_kills_setid);
+	gt_run("chown_errors", t_chown_errors);
+	gt_run("chown_rules_non_root", t_chown_rules_non_root);
+	gt_run("utime_utimes_futimesat", t_utime_utimes_futimesat);
+	gt_run("utimes_errors", t_utimes_errors);
+	gt_run("relatime", t_relatime);
+	gt_run("noatime_strictatime", t_noatime_strictatime);
+	gt_run("remount_ro_rw", t_remount_ro_rw);
+	gt_run("remount_ro_unlinked_open", t_remount_ro_unlinked_open);
+	gt_run("remount_errors", t_remount_errors);
+	gt_run("mount_program", t_mount_program);
+	gt_run("busybox_mount", t_busybox_mount);
+	gt_run("leave_owned", t_leave_owned);
+	gt_run("atime_left_for_host", t_atime_left_for_host);
+	if (strcmp(argv[1], "--tmpfs") == 0)
+		SYS2(52 /* umount2 */, mnt, 2 /* MNT_DETACH */);
+	gt_finish();
+}
