@@ -355,7 +355,7 @@ $(BUILD)/vfstest-linux: user/tests/vfstest.c $(wildcard kernel/uapi/*.h)
 # The pipe, procfs, ioctl, mmap and sleep tests likewise (user/tests/gtest.h gives them raw syscalls on both).
 GTESTS_LINUX := $(BUILD)/pipetest-linux $(BUILD)/flocktest-linux $(BUILD)/proctest-linux $(BUILD)/ioctltest-linux \
 	$(BUILD)/mmaptest-linux $(BUILD)/sleeptest-linux $(BUILD)/compattest-linux $(BUILD)/threadtest-linux \
-	$(BUILD)/tlbtest-linux $(BUILD)/attrtest-linux
+	$(BUILD)/tlbtest-linux $(BUILD)/jobtest-linux $(BUILD)/attrtest-linux
 $(GTESTS_LINUX): $(BUILD)/%-linux: user/tests/%.c user/tests/gtest.h $(wildcard kernel/uapi/*.h)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $< (Linux, i386, static)")

@@ -54,6 +54,14 @@ struct cpu {
 	atomic_t nr_iowait;             /* tasks that went to sleep here waiting for a disk */
 	uint64_t nr_switches;           /* context switches: /proc/stat's ctxt */
 	uint64_t resched_ipis;          /* reschedule IPIs received */
+	/*
+	 * Set while this CPU's idle task polls its run queue before halting
+	 * (kernel/sched/sched.c, idle_poll()): a waker that sees it needs no
+	 * IPI, the queue itself is what the CPU watches. Linux's
+	 * TIF_POLLING_NRFLAG.
+	 */
+	volatile bool polling;
+	uint64_t ipis_saved;            /* wakeups this CPU made of a polling CPU, without an IPI */
 	/* Spinlocks held right now, for might_sleep() and lock reports. */
 	int nlocks_held;
 	struct spinlock *locks_held[MAX_HELD_LOCKS];

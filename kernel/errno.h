@@ -10,5 +10,6 @@
 #define ERESTARTSYS     512     /* restart if the handler has SA_RESTART, else -EINTR */
 #define ERESTARTNOINTR  513     /* always restart */
 #define ERESTARTNOHAND  514     /* restart only if no handler ran, else -EINTR (pause, sigsuspend) */
+#define ERESTART_RESTARTBLOCK 516 /* no handler: go on through restart_syscall (a sleep's remaining time) */
 
 #endif

@@ -5,24 +5,35 @@
  * hdb 3:64, hdc 22:0, hdd 22:64, partitions the minors after.
  *
  * Disks are found at boot with IDENTIFY DEVICE, polled. After that every
- * transfer is driven by the interrupt, PIO with LBA28 addresses, one request
- * at a time per channel: the request function issues READ or WRITE
- * SECTORS (and hands a write its first sector); each interrupt then moves
- * one sector (a read's next, a write's next) until the last, when the
- * request ends (blk_end_request) and the next starts. The data moves inside
- * the interrupt handler under the queue's lock, as Linux 2.4's ide_intr()
- * did under io_request_lock: which is why that lock's era could not keep
- * two disks busy at once (docs/block.md). The requester sleeps on its
- * buffer meanwhile. Channel 1's interrupt goes to CPU 1, so that two disks
- * on two channels are served by two CPUs.
+ * transfer is driven by the interrupt, with LBA28 addresses, one request at
+ * a time per channel, in one of two ways:
  *
- * What is missing: DMA, LBA48 (disks over 128 GiB), ATAPI (CD-ROMs are
- * skipped), and a timeout for a drive that never answers.
+ *  - DMA (the default, when the PCI controller has bus-master ports and the
+ *    drive says it can): the request function describes the request's
+ *    buffers to the controller (drivers/block/ide_dma.c), issues READ or
+ *    WRITE DMA and starts the engine; the controller moves every sector
+ *    itself and interrupts once, at the end.
+ *  - PIO (boot word ide_dma=0, or no bus master): READ or WRITE SECTORS;
+ *    a write's first sector goes out at once, and each interrupt then moves
+ *    one sector with rep insw/outsw until the last. The data moves inside
+ *    the interrupt handler under the queue's lock, as Linux 2.4's ide_intr()
+ *    did under io_request_lock.
+ *
+ * Either way the request ends (blk_end_request) in the interrupt and the
+ * next starts there; the requester sleeps on its buffer meanwhile. Channel
+ * 1's interrupt goes to CPU 1, so that two disks on two channels are served
+ * by two CPUs. /proc/ide says which way each disk goes and counts requests.
+ *
+ * What is missing: LBA48 (disks over 128 GiB), ATAPI (CD-ROMs are skipped),
+ * choosing a DMA transfer mode (SET FEATURES; QEMU needs none), and a
+ * timeout for a drive that never answers.
  */
 #include "drivers/block/ide.h"
 
 #include "drivers/block/blk_queue.h"
 #include "drivers/block/genhd.h"
+#include "drivers/block/ide_dma.h"
+#include "fs/proc/procbuf.h"
 #include "kernel/irq.h"
 #include "kernel/lib/format.h"
 #include "kernel/lib/string.h"
@@ -50,6 +61,8 @@
 
 #define ATA_CMD_READ     0x20
 #define ATA_CMD_WRITE    0x30
+#define ATA_CMD_READ_DMA  0xC8
+#define ATA_CMD_WRITE_DMA 0xCA
 #define ATA_CMD_IDENTIFY 0xEC
 
 #define IDE_MAJOR0 3
@@ -62,6 +75,9 @@ struct ide_drive {
 	int unit;                       /* 0 master, 1 slave */
 	uint32_t sectors;               /* LBA28 capacity */
 	char model[41];
+	bool dma;                       /* its requests go by DMA (else PIO) */
+	/* Requests started each way, sectors moved: under the queue's lock, read without it by /proc/ide. */
+	unsigned long dma_requests, pio_requests, moved;
 	struct ide_channel *ch;
 	struct gendisk disk;
 };
@@ -72,11 +88,13 @@ struct ide_channel {
 	char name[8];                   /* "ide0" */
 	struct request_queue queue;
 	struct ide_drive drive[2];
+	struct ide_dma dma;             /* its bus-master engine (dma.bm 0: none) */
 	/* The request in flight and where it is; under queue.queue_lock. */
 	struct request *rq;
 	struct buffer_head *bh;         /* the buffer the next sector goes to or comes from */
 	uint32_t bh_off;
 	uint32_t left;                  /* sectors not yet moved */
+	bool rq_dma;                    /* the request in flight goes by DMA */
 };
 
 static struct ide_channel channels[2] = {
@@ -161,6 +179,7 @@ static void ide_probe_drive(struct ide_channel *ch, int unit)
 	if (d->sectors == 0)
 		return;
 	ata_string(d->model, id, 27, 20);
+	d->dma = ch->dma.bm && (id[49] & (1 << 8));     /* word 49 bit 8: the drive does DMA */
 	d->unit = unit;
 	d->ch = ch;
 	d->present = true;
@@ -206,6 +225,16 @@ static void ide_out_sector(struct ide_channel *ch)
 	ide_advance(ch);
 }
 
+/* The task file: which drive, which sectors. */
+static void ide_taskfile(struct ide_channel *ch, struct ide_drive *d, const struct request *rq)
+{
+	outb(ch->base + ATA_DEVICE, 0xE0 | (d->unit << 4) | ((rq->sector >> 24) & 0x0F));
+	outb(ch->base + ATA_NSECT, (uint8_t)rq->nr_sectors);
+	outb(ch->base + ATA_LBAL, (uint8_t)rq->sector);
+	outb(ch->base + ATA_LBAM, (uint8_t)(rq->sector >> 8));
+	outb(ch->base + ATA_LBAH, (uint8_t)(rq->sector >> 16));
+}
+
 static void ide_start(struct ide_channel *ch, struct request *rq)
 {
 	struct ide_drive *d = ((struct gendisk *)rq->disk)->private_data;
@@ -214,11 +243,17 @@ static void ide_start(struct ide_channel *ch, struct request *rq)
 	ch->bh = rq->bh;
 	ch->bh_off = 0;
 	ch->left = rq->nr_sectors;
-	outb(ch->base + ATA_DEVICE, 0xE0 | (d->unit << 4) | ((rq->sector >> 24) & 0x0F));
-	outb(ch->base + ATA_NSECT, (uint8_t)rq->nr_sectors);
-	outb(ch->base + ATA_LBAL, (uint8_t)rq->sector);
-	outb(ch->base + ATA_LBAM, (uint8_t)(rq->sector >> 8));
-	outb(ch->base + ATA_LBAH, (uint8_t)(rq->sector >> 16));
+	d->moved += rq->nr_sectors;
+	ch->rq_dma = d->dma && ide_dma_setup(&ch->dma, rq);
+	ide_taskfile(ch, d, rq);
+	if (ch->rq_dma) {
+		/* The whole request in one go: the controller interrupts when it is all moved. */
+		d->dma_requests++;
+		outb(ch->base + ATA_COMMAND, rq->rw == WRITE ? ATA_CMD_WRITE_DMA : ATA_CMD_READ_DMA);
+		ide_dma_start(&ch->dma);
+		return;
+	}
+	d->pio_requests++;
 	outb(ch->base + ATA_COMMAND, rq->rw == WRITE ? ATA_CMD_WRITE : ATA_CMD_READ);
 	if (rq->rw == WRITE) {
 		/* A write's first sector goes out without an interrupt: the drive asks with DRQ at once. */
@@ -253,7 +288,12 @@ static void ide_intr_channel(struct ide_channel *ch)
 		spin_unlock(ch->queue.queue_lock);
 		return;         /* nothing in flight, or not for us yet */
 	}
-	if (st & (ATA_ERR | ATA_DF)) {
+	if (ch->rq_dma) {
+		int done = ide_dma_end(&ch->dma);       /* the engine's word first: is it over? */
+
+		if (done >= 0)
+			ide_finish(ch, done && !(st & (ATA_ERR | ATA_DF)));
+	} else if (st & (ATA_ERR | ATA_DF)) {
 		ide_finish(ch, false);
 	} else if (ch->rq->rw == READ) {
 		if (st & ATA_DRQ) {
@@ -288,8 +328,8 @@ static void ide_add_drive(struct ide_drive *d)
 	disk->queue = &ch->queue;
 	disk->private_data = d;
 	disk->part[0].nr_sects = d->sectors;
-	printk("ide: %s: %s, %u sectors (%u MiB) on %s\n", disk->name, d->model, d->sectors,
-	       d->sectors / 2048, ch->name);
+	printk("ide: %s: %s, %u sectors (%u MiB) on %s, %s\n", disk->name, d->model, d->sectors,
+	       d->sectors / 2048, ch->name, d->dma ? "DMA" : "PIO");
 	if (add_disk(disk) < 0)
 		return;
 	disk_make_nodes(disk);
@@ -302,6 +342,7 @@ static void ide_init_channel(struct ide_channel *ch)
 	outb(ch->ctl, ATA_NIEN);
 	if (inb(ch->base + ATA_STATUS) == 0xFF)
 		return;         /* a floating bus: no controller */
+	ide_dma_init(&ch->dma, ch->index, ch->name);       /* before IDENTIFY: a drive's DMA needs the channel's */
 	ide_probe_drive(ch, 0);
 	ide_probe_drive(ch, 1);
 	if (!ch->drive[0].present && !ch->drive[1].present)
@@ -326,4 +367,21 @@ void ide_init(void)
 {
 	for (int i = 0; i < 2; i++)
 		ide_init_channel(&channels[i]);
+}
+
+void proc_show_ide(struct procbuf *pb, void *arg)
+{
+	(void)arg;
+	procbuf_printf(pb, "drive channel mode dma_requests pio_requests sectors\n");
+	for (int c = 0; c < 2; c++) {
+		for (int unit = 0; unit < 2; unit++) {
+			const struct ide_drive *d = &channels[c].drive[unit];
+
+			if (!d->present)
+				continue;
+			procbuf_printf(pb, "%s %s %s %lu %lu %lu\n", d->disk.name, channels[c].name,
+				       d->dma ? "dma" : "pio", READ_ONCE(d->dma_requests), READ_ONCE(d->pio_requests),
+				       READ_ONCE(d->moved));
+		}
+	}
 }

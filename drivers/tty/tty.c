@@ -9,8 +9,10 @@
  * Job control in small, as Linux and POSIX have it: a tty is the
  * controlling terminal of at most one session (a session leader that
  * opens it, or asks with TIOCSCTTY), and that session's foreground group
- * (TIOCSPGRP) is the one ^C, ^\ and ^Z signal. smpix does not stop
- * background readers with SIGTTIN: they read as if in the foreground.
+ * (TIOCSPGRP) is the one ^C, ^\ and ^Z signal. The session's other
+ * groups are in the background: reading stops them with SIGTTIN, and so
+ * does writing (SIGTTOU) when TOSTOP is set, or changing the terminal's
+ * settings (tty_check_change).
  */
 #include "drivers/tty/tty.h"
 
@@ -20,6 +22,7 @@
 #include "kernel/process/pgrp.h"
 #include "kernel/printk.h"
 #include "kernel/process/proc.h"
+#include "kernel/signal/signal.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/task.h"
 #include "kernel/time/timer.h"
@@ -179,6 +182,55 @@ int tty_open(struct tty *tty, struct file *f, bool may_become_ctty)
 	return 0;
 }
 
+/* ---- background jobs ------------------------------------------------------ */
+
+/*
+ * The caller's process group if it is in the background of tty, its
+ * controlling terminal (0 if it is in the foreground, or tty is not its
+ * terminal: then it may do anything, as Linux).
+ */
+static int background_pgrp(struct tty *tty)
+{
+	int fg = READ_ONCE(tty->pgrp), pgrp = current->pgid;
+
+	if (current->sid <= 0 || READ_ONCE(tty->session) != current->sid)
+		return 0;
+	if (fg <= 0 || fg == pgrp)
+		return 0;
+	return pgrp;
+}
+
+/*
+ * A background group may not take the terminal's input: SIGTTIN stops it
+ * until the shell brings it to the foreground, and the read is done again
+ * then (-ERESTARTSYS). A group that cannot be stopped (SIGTTIN ignored or
+ * blocked) or that nobody could continue (orphaned) gets -EIO instead.
+ * Linux's job_control() in n_tty.c.
+ */
+static int job_control_read(struct tty *tty)
+{
+	int pgrp = background_pgrp(tty);
+
+	if (!pgrp)
+		return 0;
+	if (signal_ignored_or_blocked(current, SIGTTIN) || pgrp_orphaned(pgrp))
+		return -EIO;
+	pgrp_kill(pgrp, SIGTTIN);
+	return -ERESTARTSYS;
+}
+
+int tty_check_change(struct tty *tty)
+{
+	int pgrp = background_pgrp(tty);
+
+	if (!pgrp || signal_ignored_or_blocked(current, SIGTTOU))
+		return 0;
+	if (pgrp_orphaned(pgrp))
+		return -EIO;
+	pgrp_kill(pgrp, SIGTTOU);
+	return -ERESTARTSYS;
+}
+
 /* ---- read and write ----------------------------------------------------- */
 
 static uint32_t readable(struct tty *tty)
@@ -240,6 +292,8 @@ ssize_t tty_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 		return 0;
 	if (!access_ok(ubuf, n))
 		return -EFAULT;
+	if ((r = job_control_read(tty)) < 0)
+		return r;
 	n = MIN(n, (size_t)N_TTY_BUF_SIZE);
 	spin_lock(&tty->lock);
 	read_rule(tty, n, &need, &timeout_ns);
@@ -312,6 +366,11 @@ ssize_t tty_write(struct file *f, const char *ubuf, size_t n, loff_t *pos)
 	size_t done = 0;
 	int r;
 
+	/* TOSTOP: a background job's output stops it (SIGTTOU), as its reads do. */
+	if (READ_ONCE(tty->ldisc.termios.c_lflag) & TOSTOP) {
+		if ((r = tty_check_change(tty)) < 0)
+			return r;
+	}
 	if (f->f_flags & O_NONBLOCK) {
 		if (!mutex_trylock(&tty->write_lock))
 			return -EAGAIN;         /* another write is going on (Linux's tty_write_lock) */

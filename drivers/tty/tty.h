@@ -78,6 +78,15 @@ struct tty *tty_of_current(void);
 int tty_acquire_ctty(struct tty *tty);
 
 /*
+ * Is the caller in a background group of tty, its controlling terminal,
+ * trying to change it (or write, with TOSTOP)? Linux's tty_check_change: 0
+ * if it may go on (foreground, not its terminal, or SIGTTOU ignored or
+ * blocked); -EIO for an orphaned group; else SIGTTOU goes to its group, and
+ * -ERESTARTSYS does the call again once the group is continued.
+ */
+int tty_check_change(struct tty *tty);
+
+/*
  * The file methods every tty node uses; f->private_data is the tty. A
  * device's open() sets it and calls tty_open(), which makes the tty the
  * controlling terminal of a session leader that has none (unless O_NOCTTY).

@@ -126,11 +126,20 @@ static long flush(struct tty *tty, unsigned long which)
 	return 0;                       /* output is never queued: nothing to drop */
 }
 
+/* The ioctls that change the terminal: a background job is stopped first (tty_check_change). */
+static bool changes_tty(unsigned cmd)
+{
+	return cmd == TCSETS || cmd == TCSETSW || cmd == TCSETSF || cmd == TIOCSPGRP || cmd == TCFLSH;
+}
+
 long tty_ioctl(struct file *f, unsigned cmd, unsigned long arg)
 {
 	struct tty *tty = f->private_data;
 	void *uarg = (void *)arg;
+	long r;
 
+	if (changes_tty(cmd) && (r = tty_check_change(tty)) < 0)
+		return r;
 	switch (cmd) {
 	case TCGETS:
 		return get_termios(tty, uarg);

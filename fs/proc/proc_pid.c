@@ -121,6 +121,8 @@ static const char *state_name(char letter)
 	switch (letter) {
 	case 'S':
 		return "S (sleeping)";
+	case 'T':
+		return "T (stopped)";
 	case 'Z':
 		return "Z (zombie)";
 	case 'X':
@@ -163,6 +165,8 @@ static bool snapshot(int pid, struct pid_snapshot *s)
 		s->ppid = t->group_leader->parent ? t->group_leader->parent->tgid : 0;
 		s->cpu = t->cpu;
 		s->state = task_state_letter(t->state);
+		if (s->state == 'S' && READ_ONCE(t->sig.job_stopped))
+			s->state = 'T';         /* asleep in a group stop (kernel/signal/deliver.c) */
 		strlcpy(s->name, t->name, sizeof(s->name));
 		s->pgid = t->pgid;
 		s->sid = t->sid;

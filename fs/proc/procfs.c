@@ -23,6 +23,7 @@
 #include "fs/proc/procfs.h"
 
 #include "drivers/block/genhd.h"
+#include "drivers/block/ide.h"
 #include "fs/file.h"
 #include "fs/inode.h"
 #include "fs/ioctl/ioctl_mode.h"
@@ -105,6 +106,7 @@ static const struct proc_entry proc_tree[] = {
 	PROC_SYS("lock_stat", SYS_KERNEL, proc_show_lock_stat_on, proc_write_lock_stat_on),
 	PROC_SYS_RO("era", SYS_KERNEL, proc_show_era),
 	PROC_RO("partitions", ROOT, proc_show_partitions),      /* drivers/block/genhd.c */
+	PROC_RO("ide", ROOT, proc_show_ide),                    /* drivers/block/ide.c */
 	PROC_RO("stat", ROOT, proc_show_stat),                  /* fs/proc/proc_stat.c */
 	PROC_RO("loadavg", ROOT, proc_show_loadavg),
 	PROC_RO("vmstat", ROOT, proc_show_vmstat),

@@ -107,6 +107,92 @@ int pgrp_session(int pgid)
 	return sid;
 }
 
+/*
+ * Is group pgid orphaned? POSIX's word for a group no process could bring
+ * back from a stop: none of its members has a parent in another group of
+ * the same session (the shell that started the job, typically). init, which
+ * adopts orphans, does not count. Linux's will_become_orphaned_pgrp().
+ * Needs proc_lock.
+ */
+static bool orphaned_locked(int pgid)
+{
+	struct list_head *pos;
+	uint32_t flags;
+	bool orphaned = true;
+
+	assert_spin_held(&proc_lock);
+	spin_lock_irqsave(&tasks_lock, flags);
+	list_for_each(pos, &all_tasks) {
+		struct task *t = list_entry(pos, struct task, all_link);
+		struct task *parent;
+
+		if (!is_live_process(t) || t->pgid != pgid)
+			continue;
+		parent = t->parent;
+		if (!parent || parent == init_task)
+			continue;
+		if (parent->pgid != pgid && parent->sid == t->sid) {
+			orphaned = false;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return orphaned;
+}
+
+bool pgrp_orphaned(int pgid)
+{
+	bool yes;
+
+	spin_lock(&proc_lock);
+	yes = orphaned_locked(pgid);
+	spin_unlock(&proc_lock);
+	return yes;
+}
+
+/* Is any process of group pgid stopped, the stop complete? Linux's has_stopped_jobs(). Needs proc_lock. */
+static bool has_stopped_jobs(int pgid)
+{
+	struct list_head *pos;
+	uint32_t flags;
+	bool yes = false;
+
+	assert_spin_held(&proc_lock);
+	spin_lock_irqsave(&tasks_lock, flags);
+	list_for_each(pos, &all_tasks) {
+		struct task *t = list_entry(pos, struct task, all_link);
+
+		/* Read without the signal lock, as Linux does: a stop racing with this exit may be missed. */
+		if (is_live_process(t) && t->pgid == pgid && READ_ONCE(t->group->stopped) &&
+		    READ_ONCE(t->group->stop_count) == 0) {
+			yes = true;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	return yes;
+}
+
+static void send_kernel(struct task *t, int sig)
+{
+	signal_send(t, sig);
+}
+
+void pgrp_exit_check_orphaned(struct task *t, const struct task *parent)
+{
+	int pgid = t->pgid;
+
+	assert_spin_held(&proc_lock);
+	/* Only a link to another group of the same session can have been the last one. */
+	if (!parent || parent->pgid == pgid || parent->sid != t->sid)
+		return;
+	if (!has_stopped_jobs(pgid) || !orphaned_locked(pgid))
+		return;
+	/* SIGHUP first: once continued, a member that does not catch it dies of it. */
+	for_each_process(in_group, pgid, send_kernel, SIGHUP);
+	for_each_process(in_group, pgid, send_kernel, SIGCONT);
+}
+
 static bool not_init_nor_caller(const struct task *t, int unused)
 {
 	return t != init_task && t->group != current->group;
@@ -147,14 +233,26 @@ static struct task *lookup(int pid)
 	return t && !t->exited ? t : NULL;
 }
 
+/* Every thread of t's process joins group pgid (and session sid): they are one process. Needs proc_lock. */
+static void set_ids(struct task *t, int pgid, int sid)
+{
+	struct task *th;
+
+	for_each_thread(t->group, th) {
+		th->pgid = pgid;
+		th->sid = sid;
+	}
+}
+
 /*
  * setpgid(pid, pgid): move pid (the caller or one of its children) into
  * group pgid of its own session, or make it the leader of a new group
- * (pgid == pid). Linux's checks, in Linux's order.
+ * (pgid == pid). Linux's checks, in Linux's order. A process is its thread
+ * group: pid 0 is the caller's, and any thread may move it.
  */
 long sys_setpgid(int pid, int pgid)
 {
-	struct task *me = current, *t;
+	struct task *me = current->group_leader, *t;
 	int r = 0;
 
 	if (pid == 0)
@@ -165,7 +263,9 @@ long sys_setpgid(int pid, int pgid)
 		return -EINVAL;
 	spin_lock(&proc_lock);
 	t = task_find(pid);
-	if (!t || t->exited || (t != me && t->parent != me)) {
+	if (t && !thread_group_leader(t)) {
+		r = -EINVAL;            /* a thread's own id names no process */
+	} else if (!t || t->exited || (t != me && t->parent != me)) {
 		r = -ESRCH;
 	} else if (t != me && t->sid != me->sid) {
 		r = -EPERM;
@@ -176,7 +276,7 @@ long sys_setpgid(int pid, int pgid)
 	} else if (pgid != pid && !group_member(pgid, me->sid)) {
 		r = -EPERM;             /* only a group of our own session may be joined */
 	} else {
-		t->pgid = pgid;
+		set_ids(t, pgid, t->sid);
 	}
 	spin_unlock(&proc_lock);
 	return r;
@@ -225,14 +325,14 @@ long sys_getsid(int pid)
  */
 long sys_setsid(void)
 {
-	struct task *me = current;
+	struct task *me = current->group_leader;
 	int r;
 
 	spin_lock(&proc_lock);
 	if (group_member(me->pid, ANY_SESSION)) {
 		r = -EPERM;
 	} else {
-		me->pgid = me->sid = me->pid;
+		set_ids(me, me->pid, me->pid);
 		r = me->pid;
 	}
 	spin_unlock(&proc_lock);

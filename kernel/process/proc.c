@@ -232,6 +232,7 @@ static void reparent_children(struct task *t)
 			c->parent = init_task;
 			list_add_tail(&c->sibling, &init_task->children);
 			wake |= c->exited;
+			pgrp_exit_check_orphaned(c, t);        /* was t its group's last link outside? */
 		} else {
 			c->parent = NULL;
 			/* It may still be switching out: the scheduler decides who frees it. */
@@ -265,7 +266,9 @@ static void group_end(struct task *t)
 	int status = thread_group_status(t);
 
 	assert_spin_held(&proc_lock);
+	itimer_group_exit(t->group);    /* no SIGALRM, SIGVTALRM or SIGPROF for a process that is gone */
 	reparent_children(leader);
+	pgrp_exit_check_orphaned(leader, leader->parent);      /* were we our own group's last link outside? */
 	fork_release_vfork_parent(leader);      /* a parent in vfork() waits for our exit (or exec) */
 	leader->exit_status = status;
 	leader->exited = true;
@@ -293,16 +296,12 @@ void proc_exit(int status)
 {
 	struct task *t = current;
 	struct mm *mm = t->mm;
-	struct sighand *sh;
-	uint32_t flags;
 
 	if (init_task && t->group == init_task->group && READ_ONCE(t->group->nr_threads) == 1) {
 		printk("smpix: init (pid %d) exited with status 0x%x; powering off\n", t->tgid, status);
 		power_off();
 	}
-	sh = signal_lock(t, &flags);
-	t->exiting = true;              /* signals for the process go to the other threads now */
-	signal_unlock(sh, flags);
+	signal_exiting(t);              /* signals for the process go to the other threads now */
 	/* A process may die inside a syscall that runs under the BKL (bkl=syscalls). */
 #ifdef CONFIG_BKL
 	while (kernel_locked())
@@ -316,7 +315,6 @@ void proc_exit(int status)
 	spin_unlock(&proc_lock);
 	mm_activate(NULL, (char *)t->kstack + KSTACK_SIZE);
 	mm_put(mm);                     /* a vfork child's: its parent's, which lives on; a thread's: the group's */
-	itimer_exit(t);                 /* no SIGALRM for a process that is gone */
 
 	/*
 	 * Interrupts stay off from here: a preemption between becoming a zombie
@@ -344,62 +342,122 @@ long sys_exit(int code)
 	proc_exit(W_EXITCODE(code, 0));
 }
 
-/* Does c match wait4's pid argument? -1 any child, 0 one of our group, < -1 one of group -pid. Needs proc_lock. */
-static bool wait_matches(const struct task *c, int pid)
+/*
+ * ---- wait4 and waitid ----------------------------------------------------------
+ * Both are one wait (Linux's do_wait): a query says which children (all,
+ * one pid, one process group) and which events (WEXITED, WSTOPPED,
+ * WCONTINUED); the first matching child with such an event is reported,
+ * and a zombie reaped unless WNOWAIT. They differ only in what they write:
+ * wait4 a status word, waitid a siginfo_t; both an rusage.
+ */
+
+/* Which children a wait is for, and what it wants to hear of them (Linux's struct wait_opts). */
+struct wait_query {
+	int idtype;             /* P_ALL, P_PID or P_PGID */
+	int id;                 /* the pid or the pgid */
+	int options;            /* WEXITED, WSTOPPED, WCONTINUED, WNOHANG, WNOWAIT */
+};
+
+/* What a wait found: the child, its wait4 status word, its rusage (zeroes but for an exit). */
+struct wait_report {
+	int pid;
+	int status;
+	struct rusage32 ru;
+};
+
+/* waitid's part of siginfo_t: the fields it writes, in siginfo_t's layout (k_siginfo_t's u.chld). */
+struct waitid_info32 {
+	int32_t signo, errno_, code, pid;
+	uint32_t uid;
+	int32_t status;
+};
+
+/* Where the report goes in user memory: the status word (wait4) or siginfo (waitid), and the rusage; each may be NULL. */
+struct wait_dest {
+	int *ustatus;
+	struct waitid_info32 *uinfo;
+	void *urusage;
+};
+
+/* Does child c match q's idtype and id? Needs proc_lock. */
+static bool wait_matches(const struct task *c, const struct wait_query *q)
 {
-	if (pid == -1)
+	switch (q->idtype) {
+	case P_PID:
+		return c->pid == q->id;
+	case P_PGID:
+		return c->pgid == q->id;
+	default:
 		return true;
-	if (pid == 0)
-		return c->pgid == current->pgid;
-	if (pid < -1)
-		return c->pgid == -pid;
-	return c->pid == pid;
+	}
 }
 
-/* Look for a matching zombie; unlink and return it. *any says whether any child matched. */
-static struct task *take_zombie(struct task *p, int pid, bool *any)
+/* Fill rep from zombie c; with take, unlink it for the caller to reap (not with WNOWAIT). Needs proc_lock. */
+static void report_zombie(struct task *c, const struct wait_query *q, struct wait_report *rep, struct task **reap_me)
 {
-	struct list_head *pos;
-	struct task *found = NULL;
+	rep->pid = c->pid;
+	rep->status = c->exit_status;
+	rusage_of_zombie(c, &rep->ru);
+	if (!(q->options & WNOWAIT)) {
+		list_del(&c->sibling);
+		*reap_me = c;
+	}
+}
 
-	*any = false;
+enum wait_scan {
+	WAIT_NO_CHILD,          /* nothing matches: -ECHILD */
+	WAIT_NOTHING_YET,       /* a match, but nothing to report: sleep, or 0 for WNOHANG */
+	WAIT_FOUND,
+};
+
+/*
+ * Look through p's children for the first one q wants to hear of: a zombie
+ * (WEXITED), or a stop or continue not yet reported (Linux's
+ * wait_task_stopped, wait_task_continued). Only with take is it reported
+ * in *rep (the stop or continue consumed, unless WNOWAIT) and a zombie
+ * unlinked into *reap_me. As in Linux, a zombie that q does not want
+ * (no WEXITED) does not count as a child at all.
+ */
+static enum wait_scan scan_children(struct task *p, const struct wait_query *q, bool take,
+				    struct wait_report *rep, struct task **reap_me)
+{
+	enum wait_scan r = WAIT_NO_CHILD;
+	struct list_head *pos;
+	bool consume = take && !(q->options & WNOWAIT);
+	int status;
+
 	spin_lock(&proc_lock);
 	list_for_each(pos, &p->children) {
 		struct task *c = list_entry(pos, struct task, sibling);
 
-		if (!wait_matches(c, pid))
+		if (!wait_matches(c, q))
 			continue;
-		*any = true;
 		if (c->exited) {
-			list_del(&c->sibling);
-			found = c;
+			if (!(q->options & WEXITED))
+				continue;
+			r = WAIT_FOUND;
+			if (take)
+				report_zombie(c, q, rep, reap_me);
+			break;
+		}
+		r = WAIT_NOTHING_YET;
+		if (signal_wait_report(c, q->options, consume, &status)) {
+			r = WAIT_FOUND;
+			if (take) {
+				rep->pid = c->pid;
+				rep->status = status;
+			}
 			break;
 		}
 	}
 	spin_unlock(&proc_lock);
-	return found;
+	return r;
 }
 
-static bool has_zombie(struct task *p, int pid)
+/* The condition a waiting wait sleeps on: something to report, or no child left (-ECHILD). */
+static bool wait_ready(struct task *p, const struct wait_query *q)
 {
-	struct list_head *pos;
-	bool yes = false;
-
-	spin_lock(&proc_lock);
-	list_for_each(pos, &p->children) {
-		struct task *c = list_entry(pos, struct task, sibling);
-		if (wait_matches(c, pid) && c->exited)
-			yes = true;
-	}
-	/* No matching child at all is also a reason to stop waiting (-ECHILD follows). */
-	if (!yes) {
-		yes = true;
-		list_for_each(pos, &p->children)
-			if (wait_matches(list_entry(pos, struct task, sibling), pid))
-				yes = false;
-	}
-	spin_unlock(&proc_lock);
-	return yes;
+	return scan_children(p, q, false, NULL, NULL) != WAIT_NOTHING_YET;
 }
 
 /* Free a zombie once its CPU has switched away from its kernel stack. */
@@ -415,22 +473,25 @@ static void reap(struct task *c)
 }
 
 /*
- * Check the rusage and status pointers of a wait4() that found a child to
- * reap, before reaping it: so a bad pointer loses no child (Linux reaps it
- * and then answers -EFAULT). Nothing is written when nothing is reaped.
+ * Check the user memory a report goes to before reaping a child, by writing
+ * zeroes there: so a bad pointer loses no child (Linux reaps it and then
+ * answers -EFAULT). Nothing is written when nothing is found.
  */
-static int wait_check_pointers(int *ustatus, void *urusage)
+static int wait_check_dest(const struct wait_dest *d)
 {
-	static const struct rusage32 zeroes;
+	static const struct rusage32 no_rusage;
+	static const struct waitid_info32 no_info;
 
-	if (urusage && copy_to_user(urusage, &zeroes, sizeof(zeroes)) < 0)
+	if (d->urusage && copy_to_user(d->urusage, &no_rusage, sizeof(no_rusage)) < 0)
 		return -EFAULT;
-	if (ustatus && put_user_u32(ustatus, 0) < 0)
+	if (d->ustatus && put_user_u32(d->ustatus, 0) < 0)
+		return -EFAULT;
+	if (d->uinfo && copy_to_user(d->uinfo, &no_info, sizeof(no_info)) < 0)
 		return -EFAULT;
 	return 0;
 }
 
-/* Put a zombie that take_zombie() unlinked back among p's children. */
+/* Put a zombie that scan_children() unlinked back among p's children. */
 static void untake_zombie(struct task *p, struct task *c)
 {
 	spin_lock(&proc_lock);
@@ -439,67 +500,179 @@ static void untake_zombie(struct task *p, struct task *c)
 }
 
 /*
- * Wait for a child matching pid to exit and reap it: its pid (0 with WNOHANG
- * if none yet) or -errno, in Linux's order: -ECHILD when nothing matches, 0
- * for WNOHANG when nothing has exited, and only then -EFAULT for a bad
- * pointer (checked while the child is still ours to give back).
+ * Wait for a child that q wants to hear of; report it in *rep and reap it
+ * if it exited (unless WNOWAIT). Its pid, or 0 with WNOHANG if nothing is
+ * ready yet, or -errno in Linux's order: -ECHILD when nothing matches, 0 for
+ * WNOHANG, and only then -EFAULT for bad memory in d (checked while the
+ * child is still ours to give back). The caller writes *rep to d.
  */
-static int do_wait(int pid, int options, int *status, int *ustatus, void *urusage)
+static int do_wait(const struct wait_query *q, const struct wait_dest *d, struct wait_report *rep)
 {
-	struct task *c;
-	struct rusage32 ru;
-	bool any;
-	int r, cpid;
-
 	/* The group's children hang under its leader: any thread may wait for them. */
-	struct task *me = current->group_leader;
+	struct task *me = current->group_leader, *c = NULL;
+	int r;
 
 	for (;;) {
-		c = take_zombie(me, pid, &any);
-		if (c)
+		enum wait_scan found = scan_children(me, q, true, rep, &c);
+
+		if (found == WAIT_FOUND)
 			break;
-		if (!any)
+		if (found == WAIT_NO_CHILD)
 			return -ECHILD;
-		if (options & WNOHANG)
+		if (q->options & WNOHANG)
 			return 0;
 		/* A signal ends the wait: -ERESTARTSYS, restarted if its handler has SA_RESTART. */
-		r = wait_event_interruptible(me->child_exit, has_zombie(me, pid));
+		r = wait_event_interruptible(me->child_exit, wait_ready(me, q));
 		if (r < 0)
 			return r;
 	}
-	r = wait_check_pointers(ustatus, urusage);
+	r = wait_check_dest(d);
 	if (r < 0) {
-		untake_zombie(me, c);
+		if (c)
+			untake_zombie(me, c);
 		return r;
 	}
-	cpid = c->pid;
-	*status = c->exit_status;
-	if (urusage)
-		rusage_of_zombie(c, &ru);
-	reap(c);
-	/* Checked above; it can only fail now if the process unmapped it meanwhile. */
-	if (urusage && copy_to_user(urusage, &ru, sizeof(ru)) < 0)
+	if (c)
+		reap(c);
+	return rep->pid;
+}
+
+/* wait4's pid as a query: -1 any child, 0 one of our group, < -1 one of group -pid, > 0 that child. */
+static struct wait_query wait4_query(int pid, int options)
+{
+	struct wait_query q = { P_ALL, 0, options | WEXITED };
+
+	if (pid == 0) {
+		q.idtype = P_PGID;
+		q.id = current->pgid;
+	} else if (pid < -1) {
+		q.idtype = P_PGID;
+		q.id = -pid;
+	} else if (pid > 0) {
+		q.idtype = P_PID;
+		q.id = pid;
+	}
+	return q;
+}
+
+/* Write what was found (and checked by do_wait) to d: it can only fail if the process unmapped it meanwhile. */
+static int wait_put_rusage(const struct wait_dest *d, const struct wait_report *rep)
+{
+	if (d->urusage && copy_to_user(d->urusage, &rep->ru, sizeof(rep->ru)) < 0)
 		return -EFAULT;
-	return cpid;
+	return 0;
 }
 
 long sys_wait4(int pid, int *ustatus, int options, void *urusage)
 {
-	int r, status = 0;
+	struct wait_dest d = { ustatus, NULL, urusage };
+	struct wait_report rep = { 0 };
+	struct wait_query q;
+	int r;
 
-	/* Stopped and continued children do not exist yet: those flags are accepted and find none. */
 	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WALL | __WCLONE))
 		return -EINVAL;
-	r = do_wait(pid, options, &status, ustatus, urusage);
-	/* Checked in do_wait(); it can only fail now if the process unmapped it meanwhile. */
-	if (r > 0 && ustatus && put_user_u32(ustatus, (uint32_t)status) < 0)
+	if (pid == -2147483647 - 1)
+		return -ESRCH;          /* -pid would overflow: Linux's answer */
+	q = wait4_query(pid, options);
+	r = do_wait(&q, &d, &rep);
+	if (r > 0 && (wait_put_rusage(&d, &rep) < 0 ||
+		      (ustatus && put_user_u32(ustatus, (uint32_t)rep.status) < 0)))
+		return -EFAULT;
+	return r;
+}
+
+/* waitid's arguments as a query, checked as Linux checks them: 0 or -EINVAL. */
+static int waitid_query(int idtype, int id, int options, struct wait_query *q)
+{
+	if (options & ~(WNOHANG | WNOWAIT | WEXITED | WSTOPPED | WCONTINUED | __WNOTHREAD | __WALL | __WCLONE))
+		return -EINVAL;
+	if (!(options & (WEXITED | WSTOPPED | WCONTINUED)))
+		return -EINVAL;         /* nothing to wait for */
+	switch (idtype) {
+	case P_ALL:
+		id = 0;
+		break;
+	case P_PID:
+		if (id <= 0)
+			return -EINVAL;
+		break;
+	case P_PGID:
+		if (id < 0)
+			return -EINVAL;
+		if (id == 0)
+			id = current->pgid;     /* Linux 5.4 and later: the caller's group */
+		break;
+	default:
+		return -EINVAL;         /* P_PIDFD among them: smpix has no pidfds */
+	}
+	q->idtype = idtype;
+	q->id = id;
+	q->options = options;
+	return 0;
+}
+
+/* A wait4 status word as waitid tells it: si_code (CLD_*) and si_status. */
+static void waitid_info_of(const struct wait_report *rep, struct waitid_info32 *info)
+{
+	int st = rep->status;
+
+	info->signo = SIGCHLD;
+	info->pid = rep->pid;
+	info->uid = 0;                  /* every process is root's on smpix (getuid() is 0) */
+	if (WIFCONTINUED(st)) {
+		info->code = CLD_CONTINUED;
+		info->status = SIGCONT;
+	} else if (WIFSTOPPED(st)) {
+		info->code = CLD_STOPPED;
+		info->status = WSTOPSIG(st);
+	} else if (WIFSIGNALED(st)) {
+		info->code = (st & 0x80) ? CLD_DUMPED : CLD_KILLED;
+		info->status = WTERMSIG(st);
+	} else {
+		info->code = CLD_EXITED;
+		info->status = WEXITSTATUS(st);
+	}
+}
+
+/*
+ * waitid(idtype, id, infop, options, rusage): as Linux, 0 when a child was
+ * reported (in infop: si_signo SIGCHLD, si_code, si_pid, si_uid,
+ * si_status), 0 with si_signo and si_pid 0 for WNOHANG with nothing ready.
+ * Like Linux, infop is written (zeroes) even when the wait fails, so a bad
+ * infop turns any answer into -EFAULT.
+ */
+long sys_waitid(int idtype, int id, void *uinfo, int options, void *urusage)
+{
+	struct wait_dest d = { NULL, uinfo, urusage };
+	struct wait_report rep = { 0 };
+	struct waitid_info32 info = { 0 };
+	struct wait_query q;
+	int r;
+
+	r = waitid_query(idtype, id, options, &q);
+	if (r == 0)
+		r = do_wait(&q, &d, &rep);
+	if (r > 0) {
+		waitid_info_of(&rep, &info);
+		if (wait_put_rusage(&d, &rep) < 0)
+			return -EFAULT;
+		r = 0;
+	}
+	if (uinfo && copy_to_user(uinfo, &info, sizeof(info)) < 0)
 		return -EFAULT;
 	return r;
 }
 
 int proc_wait(int pid, int *status)
 {
-	return do_wait(pid, 0, status, NULL, NULL);
+	struct wait_dest d = { NULL, NULL, NULL };
+	struct wait_report rep = { 0 };
+	struct wait_query q = wait4_query(pid, 0);
+	int r = do_wait(&q, &d, &rep);
+
+	*status = rep.status;
+	return r;
 }
 
 long sys_waitpid(int pid, int *ustatus, int options)

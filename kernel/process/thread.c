@@ -207,7 +207,7 @@ static void take_leadership(struct task *t)
 	t->sid = old->sid;
 	t->start_ns = old->start_ns;
 	t->group_leader = t;
-	t->group->leader = t;
+	itimer_set_leader(t->group, t);        /* the real timer's SIGALRM goes to the leader */
 	old->parent = NULL;
 	old->exited = true;             /* kill() and tgkill() must not find it any more */
 	task_free(old);

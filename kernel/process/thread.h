@@ -15,6 +15,7 @@
 #include "kernel/sched/waitqueue.h"
 #include "kernel/signal/signal.h"
 #include "kernel/time/cputime.h"
+#include "kernel/time/itimer.h"
 #include "kernel/types.h"
 
 struct task;
@@ -35,12 +36,21 @@ struct thread_group {
 	struct ksiginfo shared_info[_NSIG];
 	bool group_exit;                /* exit_group() or a fatal signal: every thread is on its way out */
 	int group_exit_code;            /* the wait status then, whichever thread ends last */
-	bool stopped;                   /* SIGSTOP: every thread sleeps on its way to user mode until SIGCONT */
+	bool stopped;                   /* a stop signal: every thread sleeps on its way to user mode until SIGCONT */
+	/* ---- job control (kernel/signal/deliver.c, "stopping"), under the sighand lock ---- */
+	int stop_signal;                /* the signal that stopped it: wait4's WSTOPSIG */
+	unsigned stop_gen;              /* which stop this is: each thread counts itself in once */
+	int stop_count;                 /* threads yet to stop; 0 while stopped: the stop is complete */
+	bool report_stop;               /* complete and not yet seen by wait4(WUNTRACED) */
+	bool report_cont;               /* continued and not yet seen by wait4(WCONTINUED) */
+	bool notify_cont;               /* continued: the parent's SIGCHLD (CLD_CONTINUED) is still to send */
 	struct task *exec_task;         /* execve() in progress in this thread: the others must go */
 	struct wait_queue exec_wait;    /* where exec_task waits for them */
 	/* ---- CPU time (kernel/time/cputime.c), under proc_lock ---- */
 	struct task_cputime exited_time;        /* of its threads that have exited */
 	struct task_cputime children_time;      /* of the children it has reaped, with theirs */
+	/* ---- interval timers: the process's, not a thread's (kernel/time/itimer.c, its lock) ---- */
+	struct itimers itimers;
 };
 
 /* A new task's group: a group of one, itself the leader. -ENOMEM. */

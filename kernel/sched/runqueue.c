@@ -122,13 +122,28 @@ uint32_t cpu_online_mask(void)
 	return mask;
 }
 
-/* Make CPU cpu look at its run queue soon: now if it is idle. */
+/*
+ * Make CPU cpu look at its run queue soon: now if it is idle. The caller has
+ * just queued a task there. An idle CPU that is still polling its queue
+ * (idle_poll() in sched.c) sees the task by itself: no IPI, as Linux's
+ * resched_task() skips one for a CPU with TIF_POLLING_NRFLAG. The barrier
+ * orders our store to the queue before the load of polling; idle_poll()
+ * orders its clearing of polling before its last look at the queue. So
+ * either it sees the task, or we see it no longer polling and send the IPI.
+ */
 void rq_kick_cpu(int cpu)
 {
-	if (cpus[cpu].curr != cpus[cpu].idle)
+	struct cpu *c = &cpus[cpu];
+
+	if (c->curr != c->idle)
 		return;         /* busy: the task waits for the next tick, round robin */
-	if (cpu == this_cpu()->id)
+	if (cpu == this_cpu()->id) {
 		this_cpu()->need_resched = true;
+		return;
+	}
+	smp_mb();
+	if (READ_ONCE(c->polling))
+		this_cpu()->ipis_saved++;
 	else
 		smp_send_reschedule(cpu);
 }

@@ -20,6 +20,7 @@
 #include "kernel/locking/atomic.h"
 #include "kernel/locking/bkl.h"
 #include "kernel/locking/lockdep.h"
+#include "kernel/cmdline.h"
 #include "kernel/ipi.h"
 #include "kernel/lib/format.h"
 #include "kernel/mm/kheap.h"
@@ -394,12 +395,74 @@ void preempt_schedule(void)
 }
 
 
+/*
+ * How long an idle CPU polls its run queue before it halts (boot word
+ * idle_poll_us=N; 0: halt at once, as before).
+ *
+ * Why poll at all: a task that sleeps on one CPU and is woken from another
+ * (a pipe's reader, a futex waiter) finds its CPU halted. Waking a halted
+ * CPU takes an IPI: the waker's writes to the local APIC, the interrupt
+ * and its EOI on the other side. On a PC that is a microsecond or two; under
+ * QEMU's TCG, where each vCPU is a host thread, every APIC access leaves the
+ * translated code and takes the emulator's global lock, and a halted vCPU's
+ * thread sleeps on a condition variable that the host must wake: tens of
+ * microseconds, more on a busy host. A CPU that polls for a little while
+ * before halting is still running when the wakeup comes, sees the task
+ * queued and switches to it; the waker sends nothing (rq_kick_cpu()).
+ * docs/performance.md, "Cross-CPU wake-ups", has the measurements.
+ *
+ * The price: a polling CPU burns its (host) CPU for nothing when no wakeup
+ * comes, and on a PC it keeps the core out of its low-power state. So the
+ * poll is short and bounded: a task that ping-pongs with another CPU is
+ * woken within a few tens of microseconds, and anything longer ends in hlt
+ * as before. An idle smpix wakes HZ times a second per CPU for the tick and
+ * polls after each: idle_poll_us / (1e6 / HZ) of a host CPU per vCPU, 0.5%
+ * at 50 us (measured: 1.1-1.6% of a host core for an idle -smp 2 before,
+ * 1.9-2.6% after). A poll that overlaps the host running other work costs
+ * more: it holds a host core the partner vCPU may be waiting for, for at
+ * most the bound, after which the halt gives the core back.
+ * Linux does the same in its guests (cpuidle-haltpoll, guest_halt_poll_ns,
+ * 200 us by default and adaptive), and idle=poll polls for ever.
+ */
+#define IDLE_POLL_US_DEFAULT 50
+uint32_t idle_poll_us = IDLE_POLL_US_DEFAULT;
+
+/*
+ * Poll this CPU's run queue with interrupts on, for at most the bound above.
+ * Returns with interrupts off and polling cleared; the caller then looks at
+ * the queue once more (nothing queued after the barrier below goes unseen:
+ * its waker sees polling clear and sends the IPI, rq_kick_cpu()).
+ * No pause in the loop: under TCG each pause leaves the translated code for
+ * the emulator's main loop, which takes its global lock (kernel/x86/emulator.h).
+ * (On a PC, pause would be kinder to a hyperthread sibling; Linux's
+ * poll_idle() has it.)
+ */
+static void idle_poll(struct cpu *c)
+{
+	struct runqueue *rq = &runqueues[c->id];
+	uint64_t per_us = tsc_hz / 1000000, start = rdtsc();
+
+	if (!READ_ONCE(idle_poll_us) || ncpus == 1)
+		return;         /* one CPU: every wakeup comes with an interrupt, which ends a halt anyway */
+	WRITE_ONCE(c->polling, true);
+	smp_mb();
+	sti();
+	/* The bound read each time round: a change (the ktest's) takes effect at once. */
+	while (!READ_ONCE(rq->nr_queued) && !c->need_resched && rdtsc() - start < per_us * READ_ONCE(idle_poll_us))
+		barrier();
+	cli();
+	WRITE_ONCE(c->polling, false);
+	smp_mb();
+}
+
 static void __noreturn idle_loop(void)
 {
 	struct cpu *c = this_cpu();
 
 	for (;;) {
 		cli();
+		if (runqueues[c->id].nr_queued == 0)
+			idle_poll(c);
 		if (runqueues[c->id].nr_queued == 0 && !sched_steal_task(c)) {
 			/* sti takes effect after hlt starts: no wakeup IPI can slip in between. */
 			__asm__ volatile("sti; hlt" ::: "memory");
@@ -444,6 +507,7 @@ void sched_init(void)
 	for (int i = 0; i < MAX_CPUS; i++)
 		runqueue_init(i);
 	c->idle = c->curr = make_idle_task(c);
+	idle_poll_us = cmdline_get_uint("idle_poll_us", IDLE_POLL_US_DEFAULT);
 }
 
 void cpu_enter_scheduler(void)

@@ -25,6 +25,8 @@ int sched_sleep_ns(uint64_t ns);
  * or until clock_ns() reaches deadline (0: no deadline). The caller checks why.
  */
 void schedule_until(uint64_t deadline);
+/* How long an idle CPU polls its run queue before it halts, in us (boot word idle_poll_us=N). */
+extern uint32_t idle_poll_us;
 /* Called by the timer interrupt on each CPU. */
 void sched_tick(void);
 struct trapframe;

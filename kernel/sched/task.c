@@ -88,7 +88,6 @@ struct task *task_alloc(const char *name)
 	t->syscall_nr = -1;
 	t->exit_signal = SIGCHLD;
 	wait_queue_init(&t->vfork_done, "vfork_done");
-	list_init(&t->alarm_link);
 	task_set_name(t, name);
 
 	spin_lock_irqsave(&tasks_lock, flags);

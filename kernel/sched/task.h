@@ -129,9 +129,8 @@ struct task {
 	uint32_t clear_child_tid;       /* set_tid_address(), CLONE_CHILD_CLEARTID: zeroed and woken at exit */
 	uint32_t robust_list;           /* set_robust_list(): walked at exit (kernel/futex/) */
 	struct group_info *groups;      /* supplementary groups, shared and immutable; NULL: none (groups.c) */
-	uint64_t alarm_at_ns;           /* ITIMER_REAL: when SIGALRM is due, 0 if off (itimer.c) */
-	uint64_t alarm_interval_ns;     /* and then every this often, 0 for once */
-	struct list_head alarm_link;    /* on the list of armed timers */
+	unsigned itimer_gen;            /* CPU-time itimers: which setting itimer_seen_ns counts for (itimer.c) */
+	uint64_t itimer_seen_ns;        /* our runtime_ns when the last tick charged them */
 
 	/* ---- the VFS's per-process state (fs/vfs.c), shared by CLONE_FILES and CLONE_FS ---- */
 	struct fdtable *files;          /* descriptors; NULL for kernel threads */

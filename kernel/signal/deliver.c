@@ -21,11 +21,13 @@
 #include "kernel/mm/kheap.h"
 #include "kernel/mm/mm.h"
 #include "kernel/printk.h"
+#include "kernel/process/pgrp.h"
 #include "kernel/process/proc.h"
 #include "kernel/process/thread.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/task.h"
 #include "kernel/uapi/errno.h"
+#include "kernel/uapi/unistd.h"
 #include "kernel/uapi/wait.h"
 #include "kernel/x86/fpu.h"
 #include "kernel/x86/sigframe.h"
@@ -36,15 +38,14 @@
 /* Raised by the faulting instruction itself: delivered before the others, as Linux does. */
 #define SYNCHRONOUS (SIGBIT(SIGSEGV) | SIGBIT(SIGBUS) | SIGBIT(SIGILL) | SIGBIT(SIGTRAP) | \
 		     SIGBIT(SIGFPE) | SIGBIT(SIGSYS))
+/* Default action "ignore". SIGCONT's work is done when it is sent; delivered, it is ignored. */
+#define DEFAULT_IGNORE (SIGBIT(SIGCHLD) | SIGBIT(SIGURG) | SIGBIT(SIGWINCH) | SIGBIT(SIGCONT))
 /*
- * Default action "ignore". SIGSTOP stops the whole process until SIGCONT
- * (below, "stopping"); the terminal's stop signals (SIGTSTP, SIGTTIN,
- * SIGTTOU) are still ignored: a stopped job would need wait4's WUNTRACED
- * reports, which smpix's shell does not get yet. SIGCONT's work is done
- * when it is sent; delivered, it is ignored.
+ * Default action "stop the process until SIGCONT" (below, "stopping").
+ * SIGSTOP cannot be caught; the terminal's three (^Z's SIGTSTP, and
+ * SIGTTIN, SIGTTOU for a background job at the tty) can.
  */
-#define DEFAULT_IGNORE (SIGBIT(SIGCHLD) | SIGBIT(SIGURG) | SIGBIT(SIGWINCH) | SIGBIT(SIGCONT) | \
-			SIGBIT(SIGTSTP) | SIGBIT(SIGTTIN) | SIGBIT(SIGTTOU))
+#define STOP_SIGNALS (SIGBIT(SIGSTOP) | SIGBIT(SIGTSTP) | SIGBIT(SIGTTIN) | SIGBIT(SIGTTOU))
 
 int signal_init_task(struct task *t)
 {
@@ -112,6 +113,8 @@ void signal_fork(struct task *child, struct task *parent, bool share)
 	child->sig.altstack_sp = parent->sig.altstack_sp;
 	child->sig.altstack_size = parent->sig.altstack_size;
 	child->sig.altstack_flags = parent->sig.altstack_flags;
+	/* A thread made during a stop of its group is not one the stop waits for (group_stop). */
+	child->sig.stop_gen = parent->group->stop_gen;
 	signal_unlock(sh, flags);
 }
 
@@ -161,6 +164,11 @@ static bool default_ignored(int sig)
 	return sig < SIGRTMIN && (DEFAULT_IGNORE & SIGBIT(sig));
 }
 
+static bool is_stop_signal(int sig)
+{
+	return sig < SIGRTMIN && (STOP_SIGNALS & SIGBIT(sig));
+}
+
 /* Would sig be thrown away on arrival? Not if blocked: it waits, and the action may change. Lock held. */
 static bool discarded_on_arrival(struct task *t, int sig)
 {
@@ -176,7 +184,7 @@ static bool kills_on_delivery(struct task *t, int sig)
 {
 	if (sig == SIGKILL)
 		return true;
-	return sig != SIGSTOP && !(t->sig.blocked & SIGBIT(sig)) &&
+	return !is_stop_signal(sig) && !(t->sig.blocked & SIGBIT(sig)) &&
 	       t->sighand->action[sig - 1].sa_handler == SIG_DFL && !default_ignored(sig);
 }
 
@@ -224,39 +232,57 @@ static void group_kill(struct task *t, int sig)
 		kill_one(th, sig);
 }
 
-/* Take sig (a stop or SIGCONT) off the pending sets of t's whole group. Lock held. */
-static void flush_from_group(struct task *t, int sig)
+/* Take the signals in set (stops, or SIGCONT) off the pending sets of t's whole group. Lock held. */
+static void flush_from_group(struct task *t, k_sigset_t set)
 {
 	struct thread_group *g = t->group;
 	struct task *th;
 
-	g->shared_pending &= ~SIGBIT(sig);
+	g->shared_pending &= ~set;
 	for_each_thread(g, th)
-		th->sig.pending &= ~SIGBIT(sig);
+		th->sig.pending &= ~set;
+}
+
+/*
+ * SIGCONT: every thread of a stopped group goes on. If the stop was
+ * complete (every thread had stopped), the parent is to hear of it:
+ * wait4(WCONTINUED) and SIGCHLD with CLD_CONTINUED, which the first
+ * thread to run sends (take_cont_notice), since we hold a lock here.
+ * A stop still under way is called off without a word, as Linux does.
+ */
+static void group_continue(struct thread_group *g)
+{
+	struct task *th;
+
+	if (!g->stopped)
+		return;
+	if (g->stop_count == 0) {
+		g->report_cont = true;
+		g->notify_cont = true;
+	}
+	g->stopped = false;
+	g->report_stop = false;
+	for_each_thread(g, th)
+		wake_up_process(th);
 }
 
 /*
  * What sig does the moment it is sent (Linux's prepare_signal): SIGCONT
- * continues a stopped process and cancels a pending SIGSTOP; SIGSTOP
- * cancels a pending SIGCONT. Returns whether sig is to be queued at all.
- * Lock held.
+ * continues a stopped process and cancels the stop signals pending; a
+ * stop signal cancels a pending SIGCONT. Returns whether sig is to be
+ * queued at all. Lock held.
  */
 static bool prepare_signal(struct task *t, int sig)
 {
 	struct thread_group *g = t->group;
-	struct task *th;
 
 	if (g->group_exit)
 		return false;           /* the process is dying anyway */
-	if (sig == SIGSTOP)
-		flush_from_group(t, SIGCONT);
+	if (is_stop_signal(sig))
+		flush_from_group(t, SIGBIT(SIGCONT));
 	if (sig == SIGCONT) {
-		flush_from_group(t, SIGSTOP);
-		if (g->stopped) {
-			g->stopped = false;
-			for_each_thread(g, th)
-				wake_up_process(th);
-		}
+		flush_from_group(t, STOP_SIGNALS);
+		group_continue(g);
 	}
 	return !discarded_on_arrival(t, sig);
 }
@@ -367,6 +393,18 @@ void signal_notify_parent(struct task *child, struct task *parent, int wait_stat
 		info.status = WEXITSTATUS(wait_status);
 	}
 	signal_send_info(parent, child->exit_signal, &info);
+}
+
+bool signal_ignored_or_blocked(struct task *t, int sig)
+{
+	struct sighand *sh;
+	uint32_t flags;
+	bool yes;
+
+	sh = signal_lock(t, &flags);
+	yes = (t->sig.blocked & SIGBIT(sig)) || sh->action[sig - 1].sa_handler == SIG_IGN;
+	signal_unlock(sh, flags);
+	return yes;
 }
 
 bool signal_no_zombies(struct task *parent)
@@ -515,7 +553,7 @@ static int dequeue_signal(struct task *t, struct ksiginfo *info, struct k_sigact
 static bool is_restart_code(uint32_t eax)
 {
 	return eax == (uint32_t)-ERESTARTSYS || eax == (uint32_t)-ERESTARTNOINTR ||
-	       eax == (uint32_t)-ERESTARTNOHAND;
+	       eax == (uint32_t)-ERESTARTNOHAND || eax == (uint32_t)-ERESTART_RESTARTBLOCK;
 }
 
 /*
@@ -540,7 +578,10 @@ static void syscall_restart(struct trapframe *tf, struct task *t, const struct k
 		again = (ka->sa_flags & SA_RESTART) != 0;
 	else
 		again = false;
-	if (again) {
+	if (again && eax == (uint32_t)-ERESTART_RESTARTBLOCK) {
+		tf->eax = __NR_restart_syscall;         /* what is left of it (t->sig.restart) */
+		tf->eip -= 2;
+	} else if (again) {
 		tf->eax = (uint32_t)t->syscall_nr;
 		tf->eip -= 2;
 	} else {
@@ -558,11 +599,55 @@ static void __noreturn die_of(int sig)
 /* ---- stopping ------------------------------------------------------------------ */
 
 /*
- * SIGSTOP taken by one thread stops the process: the group is marked
- * stopped and every thread is sent through its return path, where
- * stop_here() puts it to sleep until SIGCONT (prepare_signal) or a kill.
+ * A stop signal (SIGSTOP, or SIGTSTP, SIGTTIN, SIGTTOU left at SIG_DFL)
+ * taken by one thread stops the whole process, as Linux 2.6's
+ * do_signal_stop() does: the group is marked stopped with a count of the
+ * threads that must still stop, and each thread is sent through its return
+ * path, where stop_here() counts it and puts it to sleep until SIGCONT
+ * (group_continue) or a kill. The thread that brings the count to 0 makes
+ * the stop complete: only then do wait4(WUNTRACED) and the parent's SIGCHLD
+ * (CLD_STOPPED) hear of it, so a shell that is told "stopped" finds every
+ * thread stopped. Stops are numbered from one counter for all groups, so a
+ * thread counts itself once per stop, and a thread made during a stop (its
+ * number copied by signal_fork) is not counted at all.
  */
-static void group_stop(struct task *t)
+static atomic_t stop_generations;
+
+/* Does the parent want SIGCHLD for stops and continues (no SA_NOCLDSTOP)? */
+static bool wants_cldstop(struct task *parent)
+{
+	struct sighand *sh;
+	uint32_t flags;
+	bool yes;
+
+	sh = signal_lock(parent, &flags);
+	yes = !(sh->action[SIGCHLD - 1].sa_flags & SA_NOCLDSTOP);
+	signal_unlock(sh, flags);
+	return yes;
+}
+
+/*
+ * Tell t's parent its process stopped or continued (why: CLD_STOPPED or
+ * CLD_CONTINUED, with sig): SIGCHLD unless it set SA_NOCLDSTOP, and a wait4
+ * woken either way (Linux's do_notify_parent_cldstop). No locks held.
+ */
+static void notify_parent_cldstop(struct task *t, int why, int sig)
+{
+	struct ksiginfo info = { .code = why, .status = sig, .pid = t->tgid };
+	struct task *parent;
+
+	spin_lock(&proc_lock);
+	parent = t->group_leader->parent;
+	if (parent) {
+		if (wants_cldstop(parent))
+			signal_send_info(parent, SIGCHLD, &info);
+		wake_up(&parent->child_exit);
+	}
+	spin_unlock(&proc_lock);
+}
+
+/* Start a stop of t's group by sig (unless one is on, or the group is dying or in execve). */
+static void group_stop(struct task *t, int sig)
 {
 	struct thread_group *g = t->group;
 	struct sighand *sh;
@@ -570,26 +655,132 @@ static void group_stop(struct task *t)
 	uint32_t flags;
 
 	sh = signal_lock(t, &flags);
-	if (!g->group_exit && !g->exec_task) {
+	if (!g->group_exit && !g->exec_task && !g->stopped) {
 		g->stopped = true;
-		for_each_thread(g, th)
+		g->stop_signal = sig;
+		g->stop_gen = (unsigned)atomic_add_return(&stop_generations, 1);
+		g->stop_count = 0;
+		g->report_stop = g->report_cont = g->notify_cont = false;
+		for_each_thread(g, th) {
+			if (th->exiting)
+				continue;       /* on its way out: it will never stop */
+			g->stop_count++;
 			if (th != t)
 				signal_wake(th);
+		}
 	}
 	signal_unlock(sh, flags);
 }
 
-/* Sleep while the process is stopped. The state is set before the test: SIGCONT's wake-up is never lost. */
+/* t stops for this stop: count it once; true if it was the last to. Lock held. */
+static bool count_stopped(struct task *t)
+{
+	struct thread_group *g = t->group;
+
+	if (!g->stopped || t->sig.stop_gen == g->stop_gen)
+		return false;
+	t->sig.stop_gen = g->stop_gen;
+	if (g->stop_count == 0 || --g->stop_count > 0)
+		return false;
+	g->report_stop = true;
+	return true;
+}
+
+/* The same, taking the lock; the stop's signal in *sig. */
+static bool count_stopped_locked(struct task *t, int *sig)
+{
+	struct sighand *sh;
+	uint32_t flags;
+	bool last;
+
+	sh = signal_lock(t, &flags);
+	last = count_stopped(t);
+	*sig = t->group->stop_signal;
+	signal_unlock(sh, flags);
+	return last;
+}
+
+/*
+ * Sleep while the process is stopped. The state is set before the test:
+ * SIGCONT's wake-up is never lost. job_stopped is set before the stop can
+ * be complete, so a parent told of it sees this thread as stopped (T).
+ */
 static void stop_here(struct task *t)
 {
+	int sig;
+
 	for (;;) {
 		t->state = TASK_SLEEPING;
 		smp_mb();
 		if (!READ_ONCE(t->group->stopped) || READ_ONCE(t->killed))
 			break;
+		WRITE_ONCE(t->sig.job_stopped, true);
+		if (count_stopped_locked(t, &sig)) {
+			t->state = TASK_RUNNING;
+			notify_parent_cldstop(t, CLD_STOPPED, sig);
+			continue;
+		}
 		schedule();
 	}
+	WRITE_ONCE(t->sig.job_stopped, false);
 	t->state = TASK_RUNNING;
+}
+
+/* Is the parent's CLD_CONTINUED still to be sent? Then this thread sends it (only one does). */
+static bool take_cont_notice(struct task *t)
+{
+	struct sighand *sh;
+	uint32_t flags;
+	bool yes;
+
+	if (!READ_ONCE(t->group->notify_cont))
+		return false;
+	sh = signal_lock(t, &flags);
+	yes = t->group->notify_cont;
+	t->group->notify_cont = false;
+	signal_unlock(sh, flags);
+	return yes;
+}
+
+void signal_exiting(struct task *t)
+{
+	struct sighand *sh;
+	uint32_t flags;
+	bool last;
+	int sig;
+
+	sh = signal_lock(t, &flags);
+	t->exiting = true;
+	/* A stop waiting for this thread waits no more: it may be complete now (unless it was the last). */
+	last = count_stopped(t) && !thread_group_empty(t);
+	sig = t->group->stop_signal;
+	signal_unlock(sh, flags);
+	if (last)
+		notify_parent_cldstop(t, CLD_STOPPED, sig);
+}
+
+bool signal_wait_report(struct task *c, int options, bool take, int *status)
+{
+	struct thread_group *g = c->group;
+	struct sighand *sh;
+	uint32_t flags;
+	bool found = false;
+
+	assert_spin_held(&proc_lock);
+	sh = signal_lock(c, &flags);
+	if ((options & WUNTRACED) && g->report_stop) {
+		found = true;
+		*status = W_STOPCODE(g->stop_signal);
+		if (take)
+			g->report_stop = false;
+	} else if ((options & WCONTINUED) && g->report_cont) {
+		found = true;
+		*status = 0xffff;
+		if (take)
+			g->report_cont = false;
+	}
+	signal_unlock(sh, flags);
+	return found;
 }
 
 /* Run sig's handler: push its frame, then block what the handler asks for. */
@@ -654,6 +845,8 @@ slow:
 			stop_here(t);
 		if (READ_ONCE(t->killed))
 			die_of(signal_fatal_pending(t));
+		if (take_cont_notice(t))
+			notify_parent_cldstop(t, CLD_CONTINUED, SIGCONT);
 		sig = dequeue_signal(t, &info, &ka);
 		if (!sig)
 			break;
@@ -662,8 +855,11 @@ slow:
 		if (ka.sa_handler == SIG_DFL) {
 			if (default_ignored(sig))
 				continue;
-			if (sig == SIGSTOP) {
-				group_stop(t);
+			if (is_stop_signal(sig)) {
+				/* ^Z in a job nobody could continue would stop it for ever: Linux drops it. */
+				if (sig != SIGSTOP && pgrp_orphaned(t->pgid))
+					continue;
+				group_stop(t, sig);
 				continue;
 			}
 			die_of(sig);

@@ -49,6 +49,19 @@ struct sigstate {
 	uint32_t altstack_sp;           /* sigaltstack: base, size, flags (SS_DISABLE when none) */
 	uint32_t altstack_size;
 	uint32_t altstack_flags;
+	/* ---- job control (deliver.c, "stopping") ---- */
+	unsigned stop_gen;              /* the group stop this thread has counted itself in */
+	bool job_stopped;               /* asleep in a group stop: /proc shows it as T */
+	/*
+	 * A relative nanosleep cut short by a signal with no handler (a stop,
+	 * then SIGCONT) goes on for the time left, through restart_syscall:
+	 * Linux's restart_block, for the one call that needs it here.
+	 */
+	struct {
+		bool armed;
+		uint64_t deadline;      /* clock_ns() at which the sleep ends */
+		uint32_t urem;          /* where the remaining time goes if a handler cuts it short */
+	} restart;
 };
 
 /* Set up the signal state of a new task: nothing pending or blocked, every action default. -ENOMEM. */
@@ -96,6 +109,24 @@ void signal_force_kill(struct task *t, int sig);
 void signal_kill_threads(struct task *t, struct task *skip);
 /* The child's last word to its parent: SIGCHLD (or clone's exit signal) with CLD_* info. */
 void signal_notify_parent(struct task *child, struct task *parent, int wait_status);
+
+/*
+ * SIGTSTP, SIGTTIN, SIGTTOU: would current take sig as ignored (SIG_IGN) or
+ * not at all (blocked)? Then the tty lets a background job go on instead of
+ * stopping it (Linux's is_ignored() in tty_io.c).
+ */
+bool signal_ignored_or_blocked(struct task *t, int sig);
+/*
+ * proc_exit: t is on its way out (signals for the process go to the other
+ * threads now); a group stop no longer waits for it.
+ */
+void signal_exiting(struct task *t);
+/*
+ * wait4's WUNTRACED and WCONTINUED: take c's unreported stop (status
+ * (sig << 8) | 0x7f) or continue (0xffff) if options ask for it and take;
+ * without take, only look. c is a group leader; needs proc_lock.
+ */
+bool signal_wait_report(struct task *c, int options, bool take, int *status);
 
 /* Does parent want its children to leave no zombies (SIGCHLD set to SIG_IGN, or SA_NOCLDWAIT)? */
 bool signal_no_zombies(struct task *parent);

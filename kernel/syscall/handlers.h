@@ -10,6 +10,7 @@ long sys_exit_group(int code);
 long sys_fork(void);
 long sys_waitpid(int pid, int *ustatus, int options);
 long sys_wait4(int pid, int *ustatus, int options, void *urusage);
+long sys_waitid(int idtype, int id, void *uinfo, int options, void *urusage);
 long sys_getpid(void);
 long sys_getppid(void);
 long sys_brk(uintptr_t addr);
@@ -182,6 +183,7 @@ long sys_pipe2(int *ufds, int flags);
 long sys_clock_gettime(int clock, void *uts);
 long sys_clock_getres(int clock, void *uts);
 long sys_clock_nanosleep(int clock, int flags, const void *ureq, void *urem);
+long sys_restart_syscall(void);
 long sys_gettimeofday(void *utv, void *utz);
 long sys_time(void *utloc);
 /* kernel/time/rusage.c */

@@ -31,6 +31,7 @@
 	{ __NR_##name_, (nargs_), (flags_), #name_, NULL }
 
 const struct syscall_desc syscall_table[] = {
+	SYSCALL(restart_syscall,   0, 0),
 	SYSCALL(exit,              1, 0),
 	SYSCALL(fork,              0, 0),
 	SYSCALL(read,              3, 0),
@@ -51,6 +52,7 @@ const struct syscall_desc syscall_table[] = {
 	SYSCALL(reboot,            4, SYS_BKL),
 	SYSCALL(syslog,            3, 0),
 	SYSCALL(wait4,             4, 0),
+	SYSCALL(waitid,            5, 0),
 	SYSCALL(sched_yield,       0, 0),
 	SYSCALL(nanosleep,         2, 0),
 	SYSCALL(sched_setaffinity, 3, 0),

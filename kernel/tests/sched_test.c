@@ -5,6 +5,7 @@
 #include "kernel/locking/mutex.h"
 #include "kernel/sched/task.h"
 #include "kernel/tests/ktest_threads.h"
+#include "kernel/time/timer.h"
 
 /* Two threads on two CPUs (when there are two) pass a token back and forth. */
 #define PINGPONG_ROUNDS 2000
@@ -111,4 +112,89 @@ KTEST(kthreads_start_exit_and_free_memory)
 	KT_ASSERT_EQ(frames_after, frames_before);
 	kheap_get_stats(&after);
 	KT_ASSERT_EQ(after.bytes_in_use, before.bytes_in_use);
+}
+
+/*
+ * An idle CPU that polls its run queue is woken by the queueing alone, with
+ * no IPI (kernel/sched/sched.c, idle_poll(); runqueue.c, rq_kick_cpu());
+ * one that has stopped polling and halted still gets its IPI. A sleeper
+ * pinned to the other CPU is woken both ways; the IPIs that CPU received
+ * tell which way it went.
+ */
+static struct {
+	struct thread_group g;
+	struct wait_queue wq;
+	volatile int go;
+	volatile bool asleep;
+	volatile int ran_on;
+} pw;
+
+static int poll_wake_thread(void *unused)
+{
+	pw.asleep = true;
+	wait_event(pw.wq, pw.go);
+	pw.ran_on = cpu_id();
+	return group_exit(&pw.g);
+}
+
+/*
+ * Wake a sleeper pinned to target once target idles, polling or not; the
+ * caller runs on CPU 0. Returns the IPIs target got meanwhile; *saved: the
+ * IPIs our own wake_up() did without (interrupts off around it: nothing
+ * else of ours wakes anybody meanwhile).
+ */
+static uint64_t wake_idle_cpu(int target, bool polling, uint64_t *saved)
+{
+	uint64_t ipis, start;
+	uint32_t flags;
+
+	pw.go = 0;
+	pw.asleep = false;
+	pw.ran_on = -1;
+	group_init(&pw.g);
+	if (!group_start(&pw.g, poll_wake_thread, NULL, "poll-wake", target))
+		return ~0ull;
+	/* Until it sleeps and its CPU idles: polling (the long poll), or halted (polling over). */
+	start = clock_ns();
+	while (!(pw.asleep && cpus[target].curr == cpus[target].idle && cpus[target].polling == polling) &&
+	       clock_ns() - start < 2000000000ULL)
+		cpu_relax();
+	if (!polling)
+		sched_sleep_ns(2000000);        /* well past the end of its poll: it has halted */
+	ipis = READ_ONCE(cpus[target].resched_ipis);
+	flags = irq_save();
+	*saved = cpus[0].ipis_saved;
+	pw.go = 1;
+	wake_up(&pw.wq);
+	*saved = cpus[0].ipis_saved - *saved;
+	irq_restore(flags);
+	group_wait(&pw.g);
+	return READ_ONCE(cpus[target].resched_ipis) - ipis;
+}
+
+KTEST(sched_polling_idle_cpu_wakes_without_ipi)
+{
+	uint32_t mask = current->cpus_allowed, poll_us = idle_poll_us;
+	int target = last_online_cpu(), ran_polling, ran_halted;
+	uint64_t ipis_polling, saved_polling, ipis_halted, saved_halted;
+
+	if (target == 0)
+		return;                 /* one CPU: no cross-CPU wakeup */
+	wait_queue_init(&pw.wq, "poll-wake");
+	KT_ASSERT_EQ(sched_set_affinity(current, 1u << 0), 0);    /* the waker on CPU 0, the sleeper elsewhere */
+	idle_poll_us = 1000000;         /* a second: it polls for as long as the test needs */
+	ipis_polling = wake_idle_cpu(target, true, &saved_polling);
+	ran_polling = pw.ran_on;
+	idle_poll_us = 0;               /* no poll: it halts at once */
+	ipis_halted = wake_idle_cpu(target, false, &saved_halted);
+	ran_halted = pw.ran_on;
+	idle_poll_us = poll_us;
+	sched_set_affinity(current, mask);
+
+	KT_ASSERT_EQ(ran_polling, target);
+	KT_ASSERT_EQ(ipis_polling, 0);
+	KT_ASSERT(saved_polling >= 1);
+	KT_ASSERT_EQ(ran_halted, target);
+	KT_ASSERT(ipis_halted >= 1);
+	KT_ASSERT_EQ(saved_halted, 0);
 }

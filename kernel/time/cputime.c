@@ -12,6 +12,7 @@
 #include "kernel/process/thread.h"
 #include "kernel/sched/sched.h"
 #include "kernel/sched/task.h"
+#include "kernel/time/itimer.h"
 #include "kernel/time/timer.h"
 #include "kernel/x86/trap.h"
 
@@ -62,6 +63,7 @@ void cputime_tick(struct cpu *c, const struct trapframe *tf, uint64_t late_perio
 	} else if (trap_from_user(tf)) {
 		c->usage.user++;
 		t->ticks.user++;
+		itimer_cpu_tick(t, true);
 	} else if (t == c->idle) {
 		/* Idle with a task asleep on a disk it started from here: Linux's iowait. */
 		if (atomic_read(&c->nr_iowait) > 0)
@@ -70,6 +72,7 @@ void cputime_tick(struct cpu *c, const struct trapframe *tf, uint64_t late_perio
 			c->usage.idle++;
 	} else {
 		charge_system(c, t);
+		itimer_cpu_tick(t, false);
 	}
 }
 

@@ -47,10 +47,9 @@ void rusage_of_zombie(const struct task *c, struct rusage32 *ru)
 {
 	struct task_cputime all;
 
-	spin_lock(&proc_lock);
+	assert_spin_held(&proc_lock);
 	cputime_of_group(c, &all);
 	cputime_add(&all, &c->group->children_time);
-	spin_unlock(&proc_lock);
 	fill_rusage(ru, &all);
 }
 

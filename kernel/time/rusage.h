@@ -14,7 +14,7 @@ struct rusage32 {
 	int32_t inblock, oublock, msgsnd, msgrcv, nsignals, nvcsw, nivcsw;
 };
 
-/* What wait4 reports of zombie c before it is reaped: its whole group's time and its children's. */
+/* What wait4 reports of zombie c before it is reaped: its whole group's time and its children's. proc_lock held. */
 void rusage_of_zombie(const struct task *c, struct rusage32 *ru);
 /* CLOCK_THREAD_CPUTIME_ID (thread) or CLOCK_PROCESS_CPUTIME_ID: current's CPU time in ns, exact. */
 uint64_t cputime_clock_ns(bool thread);

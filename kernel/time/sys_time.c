@@ -10,6 +10,7 @@
  * glibc tries first answer -ENOSYS (kernel/syscall/table.c), and glibc falls
  * back to these. times() and getrusage() are in kernel/time/rusage.c.
  */
+#include "kernel/errno.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/sched/sched.h"
 #include "kernel/syscall/handlers.h"
@@ -101,6 +102,8 @@ long sys_clock_getres(int clock, void *uts)
 	return uts ? copy_to_user(uts, &ts, sizeof(ts)) : 0;
 }
 
+static long sleep_interrupted(uint64_t deadline, uint32_t urem);
+
 long sys_clock_nanosleep(int clock, int flags, const void *ureq, void *urem)
 {
 	struct timespec32 ts;
@@ -119,12 +122,47 @@ long sys_clock_nanosleep(int clock, int flags, const void *ureq, void *urem)
 		want = want > now ? want - now : 0;
 	deadline = clock_ns() + want;
 	r = sched_sleep_ns(want);
-	if (r == -EINTR && urem && !(flags & TIMER_ABSTIME)) {
-		now = clock_ns();
+	if (r == -EINTR && (flags & TIMER_ABSTIME))
+		return -ERESTARTNOHAND;         /* the same absolute time again, unless a handler ran */
+	if (r == -EINTR)
+		return sleep_interrupted(deadline, (uint32_t)urem);
+	return r;
+}
+
+/*
+ * A relative sleep cut short by a signal: the time left goes to *urem, and
+ * the sleep is to go on until deadline if no handler runs (a stop and
+ * SIGCONT, as Linux: a stopped `sleep 30` still sleeps 30 s in all).
+ */
+static long sleep_interrupted(uint64_t deadline, uint32_t urem)
+{
+	struct timespec32 ts;
+	uint64_t now = clock_ns();
+
+	if (urem) {
 		ts = ns_to_timespec(deadline > now ? deadline - now : 0);
-		if (copy_to_user(urem, &ts, sizeof(ts)) < 0)
+		if (copy_to_user((void *)urem, &ts, sizeof(ts)) < 0)
 			return -EFAULT;
 	}
+	current->sig.restart.armed = true;
+	current->sig.restart.deadline = deadline;
+	current->sig.restart.urem = urem;
+	return -ERESTART_RESTARTBLOCK;
+}
+
+/* restart_syscall(): the rest of the interrupted sleep; -EINTR if there is none (Linux's do_no_restart_syscall). */
+long sys_restart_syscall(void)
+{
+	struct task *t = current;
+	uint64_t deadline = t->sig.restart.deadline, now = clock_ns();
+	int r;
+
+	if (!t->sig.restart.armed)
+		return -EINTR;
+	t->sig.restart.armed = false;
+	r = sched_sleep_ns(deadline > now ? deadline - now : 0);
+	if (r == -EINTR)
+		return sleep_interrupted(deadline, t->sig.restart.urem);
 	return r;
 }
 

@@ -85,6 +85,10 @@
 #define FPE_FLTINV   7
 #define CLD_EXITED   1          /* SIGCHLD: the child called exit */
 #define CLD_KILLED   2          /* SIGCHLD: the child was killed by a signal */
+#define CLD_DUMPED   3          /* SIGCHLD: killed, and dumped core (never, on smpix) */
+#define CLD_TRAPPED  4          /* SIGCHLD: a traced child trapped (no ptrace on smpix) */
+#define CLD_STOPPED  5          /* SIGCHLD: the child stopped (a stop signal) */
+#define CLD_CONTINUED 6         /* SIGCHLD: the stopped child was continued (SIGCONT) */
 
 typedef uint64_t k_sigset_t;    /* what rt_sigprocmask and friends pass: sigsetsize 8 */
 

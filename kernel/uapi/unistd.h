@@ -2,6 +2,7 @@
 #ifndef KERNEL_UAPI_UNISTD_H
 #define KERNEL_UAPI_UNISTD_H
 
+#define __NR_restart_syscall    0
 #define __NR_exit               1
 #define __NR_fork               2
 #define __NR_read               3
@@ -47,6 +48,7 @@
 #define __NR_flock              143
 #define __NR_syslog             103
 #define __NR_wait4              114
+#define __NR_waitid             284
 #define __NR_fsync              118
 #define __NR_fchdir             133
 #define __NR__llseek            140

@@ -35,7 +35,8 @@ by DMA and reads ahead; smpix by PIO, a 1 KiB block at a time: the table shows w
 
 Environment (make passes them): BENCH_LINUX_BOOTS=3, BENCH_LINUX_CPUS=2, BENCH_LINUX_SCALE=100
 (percent of sysbench's usual counts), BENCH_LINUX_TIMEOUT=900 (seconds, each boot), MEM=128,
-ACCEL=tcg, BENCH_LINUX_DISK=1, BENCH_LINUX_DISK_FILE_MIB=64, BENCH_LINUX_DISK_MIB=4 (per disk, raw).
+ACCEL=tcg, BENCH_LINUX_DISK=1, BENCH_LINUX_DISK_FILE_MIB=64, BENCH_LINUX_DISK_MIB=4 (per disk, raw);
+BENCH_LINUX_ONLY=PREFIX runs only sysbench's figures whose names start with it (pipe_rtt: the ping-pongs).
 """
 import glob
 import hashlib
@@ -324,6 +325,8 @@ def boot(kind, n, cpus, mem, accel, scale, timeout, vmlinuz=None, initramfs=None
         append, kernel, initrd = f"init={path} {word}={scale}", None, None
     else:
         append, kernel, initrd = f"{LINUX_APPEND} {word}={scale}", vmlinuz, initramfs
+    if prog == "sysbench" and os.environ.get("BENCH_LINUX_ONLY"):
+        append += " sysbench_only=" + os.environ["BENCH_LINUX_ONLY"]    # only the figures named so
     disks = ()
     if disk:
         append += " sysbench_disk=" + ",".join(disk[kind])

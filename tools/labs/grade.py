@@ -354,7 +354,7 @@ TLB_RACES = {"munmap_while_another_cpu_reads": 3, "munmap_and_map_again_at_the_s
 TLB_OTHERS = ("parallel_faults_on_one_mapping", "madvise_errors",
               "madvise_dontneed_gives_zeroed_pages_willneed_keeps_them")
 TLB_WHY = [
-    (r"joined\(0\)", "5 s after the call returned, the thread on CPU 1 was still using the page instead of "
+    (r"joined\(0\)", "10 s after the call returned, the thread on CPU 1 was still using the page instead of "
                       "faulting: its TLB still maps the old frame (after a munmap, a freed frame)"),
     (r"w\.bad == 0", "the thread on CPU 1 read a value the page never held: the next contents of the freed "
                      "frame, through its stale TLB entry"),
@@ -948,11 +948,11 @@ def main(argv):
     args = [a for a in argv[1:] if a != "--json"]
     as_json = len(args) < len(argv) - 1
     if args == ["--list"]:
-        for n, (title, _) in LABS.items():
+        for n, (title, _) in sorted(LABS.items()):
             print(f"lab {n}: {title}")
         return 0
     if len(args) != 1 or not args[0].isdigit() or int(args[0]) not in LABS:
-        print("usage: tools/labs/grade.py N [--json] (make grade LAB=N [JSON=1]), N in " + " ".join(map(str, LABS)),
+        print("usage: tools/labs/grade.py N [--json] (make grade LAB=N [JSON=1]), N in " + " ".join(map(str, sorted(LABS))),
               file=sys.stderr)
         return 2
     n = int(args[0])

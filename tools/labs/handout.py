@@ -47,6 +47,7 @@ the time stamps, so make rebuilds only the files whose regions changed (how
 objects were compiled from the solutions.
 """
 import argparse
+import glob
 import os
 import re
 import shutil
@@ -283,6 +284,10 @@ def write_handout(lab, out, seed, from_dir=None):
     found = scan(ROOT)
     later = [k for k in sorted(set(labs_of(found)) | set(stub_labs(ROOT))) if k >= lab]
     if lab not in labs_of(found):
+        pages = glob.glob(os.path.join(ROOT, "docs", "labs", f"lab{lab}-*.md"))
+        if pages:                       # a lab with no code to write (lab 12, the eras)
+            raise RegionError(f"lab {lab} asks for no code, so it has no handout of its own: work in your "
+                              f"tree of the lab before it ({os.path.relpath(pages[0], ROOT)})")
         raise RegionError(f"lab {lab} has no /* LAB{lab}: BEGIN name */ regions")
     stubs_of = {k: load_stubs(k) for k in later}
     for k, stubs in stubs_of.items():

@@ -65,6 +65,7 @@ PLAN = [
     Run("threadtest", "plain", "threadtest-linux"),
     Run("tlbtest", "plain", "tlbtest-linux"),
     Run("attrtest", "plain", "attrtest-linux", ["--tmpfs", "/tmp/attrtest-tmpfs"]),
+    Run("jobtest", "tty", "jobtest-linux"),
     Run("compat-pthreads", "plain", "ubin/compat-pthreads"),
     Run("compat-threadexit", "plain", "ubin/compat-threadexit"),
     Run("linuxabi", "plain", "ubin/linuxabi"),

@@ -34,8 +34,10 @@
  *
  * The environment word sysbench_scale=P runs P percent of the usual counts
  * (a kernel command line word key=value reaches init's environment on both
- * kernels). As pid 1 it ends with reboot(POWER_OFF), which makes QEMU exit;
- * as any other process (make test runs it on the host) it just exits.
+ * kernels). sysbench_only=WORD runs only the figures whose names start with
+ * WORD (pipe_rtt: the two ping-pongs), for quick before/after boots. As
+ * pid 1 it ends with reboot(POWER_OFF), which makes QEMU exit; as any other
+ * process (make test runs it on the host) it just exits.
  */
 #include "kernel/uapi/ioctls.h"
 #include "kernel/uapi/unistd.h"
@@ -426,20 +428,32 @@ int str_eq(const char *a, const char *b)
 	return *a == *b;
 }
 
+/* Is the figure name wanted? All are, unless sysbench_only=WORD names a prefix. */
+static int wanted(const char *name)
+{
+	const char *only = getenv("sysbench_only");
+
+	while (only && *only && *only == *name)
+		only++, name++;
+	return !only || !*only;
+}
+
 /* The figures of the system calls (all but the disk mode's). */
 static void bench_syscalls(void)
 {
-	for (int r = 1; r <= ROUNDS; r++)
+	for (int r = 1; wanted("getpid_ns") && r <= ROUNDS; r++)
 		bench_getpid(r);
-	bench_fionread_rounds(&(struct fionread_kind){ "fionread_cps_w", n_fionread, 0 });
-	bench_fionread_rounds(&(struct fionread_kind){ "fionread_work_cps_w", n_fionread_work, WORK_SPINS });
-	for (int r = 1; r <= ROUNDS; r++)
+	if (wanted("fionread_cps_w"))
+		bench_fionread_rounds(&(struct fionread_kind){ "fionread_cps_w", n_fionread, 0 });
+	if (wanted("fionread_work_cps_w"))
+		bench_fionread_rounds(&(struct fionread_kind){ "fionread_work_cps_w", n_fionread_work, WORK_SPINS });
+	for (int r = 1; wanted("pipe_rtt_same_us") && r <= ROUNDS; r++)
 		bench_pingpong("pipe_rtt_same_us", nth_cpu(0), nth_cpu(0), r);
-	for (int r = 1; ncpus > 1 && r <= ROUNDS; r++)
+	for (int r = 1; wanted("pipe_rtt_cross_us") && ncpus > 1 && r <= ROUNDS; r++)
 		bench_pingpong("pipe_rtt_cross_us", nth_cpu(0), nth_cpu(1), r);
-	for (int r = 1; r <= ROUNDS; r++)
+	for (int r = 1; wanted("fork_exit_wait_us") && r <= ROUNDS; r++)
 		bench_fork("fork_exit_wait_us", n_fork, 0, r);
-	for (int r = 1; r <= ROUNDS; r++)
+	for (int r = 1; wanted("fork_exec_exit_us") && r <= ROUNDS; r++)
 		bench_fork("fork_exec_exit_us", n_exec, 1, r);
 }
 

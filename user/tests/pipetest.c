@@ -827,7 +827,7 @@ static void t_churn_from_all_cpus(void)
  * An open that counted itself into a pipe a last close was freeing finds its
  * token gone, or the kernel says "BUG: pipe: freed with ... attached".
  */
-#define FIFO_STORM_ROUNDS 1500
+#define FIFO_STORM_ROUNDS 300
 
 static void t_fifo_opens_and_closes_from_all_cpus(void)
 {

@@ -4,7 +4,9 @@
  * threads of a process share, exit against exit_group, execve from a thread
  * that is not the leader, wait4 seeing a process only when its last thread
  * is gone, signals to the process and to one thread, per-thread masks, and
- * a fatal signal, SIGSTOP/SIGCONT or a fault acting on the whole process.
+ * a fatal signal, SIGSTOP/SIGCONT or a fault acting on the whole process;
+ * interval timers that belong to the process (ITIMER_PROF counting the CPU
+ * time of all its threads).
  *
  * Built twice: for smpix (tools/test/cases/45_threads.py boots it as init)
  * and with the host's `gcc -m32 -static -DLINUX_HOST` for the Linux
@@ -594,6 +596,154 @@ static void t_fault_kills_group(void)
 	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
 }
 
+/* ---- interval timers: the process's, not a thread's --------------------------------------- */
+
+#define ITIMER_REAL_    0
+#define ITIMER_VIRTUAL_ 1
+#define ITIMER_PROF_    2
+#define CLOCK_PROCESS_CPUTIME_ID_ 2
+#define CLOCK_THREAD_CPUTIME_ID_  3
+#define __NR_clock_gettime_ 265
+
+struct itimerval32 {
+	int32_t interval_sec, interval_usec, value_sec, value_usec;
+};
+
+static int64_t process_cpu_ns(void)
+{
+	struct { int32_t sec, nsec; } ts = { 0, 0 };
+
+	SYS2(__NR_clock_gettime_, CLOCK_PROCESS_CPUTIME_ID_, &ts);
+	return (int64_t)ts.sec * 1000000000LL + ts.nsec;
+}
+
+static int set_timer_ms(int which, int value_ms)
+{
+	struct itimerval32 it = { 0, 0, value_ms / 1000, value_ms % 1000 * 1000 };
+
+	return (int)SYS3(__NR_setitimer, which, &it, 0);
+}
+
+static volatile int timer_fired, timer_tid, stop_spinning;
+static volatile int64_t timer_cpu_ns;
+static volatile int64_t spinner_ns[2], spinner_ns_at_fire[2];     /* each spinner's own CPU time */
+
+static int64_t thread_cpu_ns(void)
+{
+	struct { int32_t sec, nsec; } ts = { 0, 0 };
+
+	SYS2(__NR_clock_gettime_, CLOCK_THREAD_CPUTIME_ID_, &ts);
+	return (int64_t)ts.sec * 1000000000LL + ts.nsec;
+}
+
+/* The handler, in whichever thread takes the signal: when, in the process's CPU time, and where. */
+static void on_timer(int sig)
+{
+	timer_cpu_ns = process_cpu_ns();
+	spinner_ns_at_fire[0] = spinner_ns[0];
+	spinner_ns_at_fire[1] = spinner_ns[1];
+	timer_tid = (int)SYS0(__NR_gettid);
+	timer_fired = sig;
+}
+
+/* Spin until the timer fires, keeping spinner_ns[i] at this thread's own CPU time. */
+static int spin_counting(void *arg)
+{
+	int i = (int)(long)arg;
+
+	while (!timer_fired && !stop_spinning)
+		spinner_ns[i] = thread_cpu_ns();
+	return 0;
+}
+
+static int spin_until_fired(void *arg)
+{
+	(void)arg;
+	while (!timer_fired && !stop_spinning)
+		;
+	return 0;
+}
+
+/*
+ * ITIMER_PROF counts the CPU time of every thread (Linux 2.6.12+): with two
+ * threads spinning and the leader asleep with SIGPROF blocked, it fires when
+ * the process has used its 200 ms, i.e. after about 100 ms of each thread's,
+ * and one of them takes it. Counted per thread it would fire at 200 ms of
+ * one thread (400 ms of the process), or never (the leader's).
+ */
+static void t_itimer_prof_whole_process(void)
+{
+	int64_t start;
+	int a, b;
+
+	CHECK(sigaction_raw(SIGPROF, on_timer) == 0);
+	start = process_cpu_ns();
+	CHECK(set_timer_ms(ITIMER_PROF_, 200) == 0);
+	a = spawn(0, spin_counting, (void *)0);
+	b = spawn(1, spin_counting, (void *)1);
+	CHECK(a > 0 && b > 0);
+	CHECK(block(SIG_BLOCK, SIGPROF) == 0);          /* the threads were made with it unblocked */
+	if (!wait_for(&timer_fired))
+		stop_spinning = 1;
+	CHECK(timer_fired == SIGPROF);
+	CHECK(timer_tid == a || timer_tid == b);
+	/*
+	 * Its 200 ms of the process's CPU time, give or take the ticks that
+	 * sample it (Linux's sampled time may run ahead of this exact clock:
+	 * 180-220 ms on a busy 64-bit host, once below 160): well short of 400 ms.
+	 */
+	CHECK(timer_cpu_ns - start >= 120000000LL);
+	/*
+	 * A late signal (a busy host, Linux in QEMU: 330 ms and more) is still the process's
+	 * timer if no thread alone had used the 200 ms when it came.
+	 */
+	CHECK(timer_cpu_ns - start < 330000000LL ||
+	      (spinner_ns_at_fire[0] < 190000000LL && spinner_ns_at_fire[1] < 190000000LL));
+	CHECK(joined(0) && joined(1));
+}
+
+/* ITIMER_VIRTUAL counts user time; the leader takes its SIGVTALRM while it spins. */
+static void t_itimer_virtual(void)
+{
+	struct itimerval32 left = { 1, 1, 1, 1 };
+	int64_t start;
+
+	CHECK(sigaction_raw(SIGVTALRM, on_timer) == 0);
+	start = process_cpu_ns();
+	CHECK(set_timer_ms(ITIMER_VIRTUAL_, 50) == 0);
+	CHECK(SYS2(__NR_getitimer, ITIMER_VIRTUAL_, &left) == 0);
+	/* Linux adds a tick to a CPU-time timer's value (ticks sample it): up to 10 ms (HZ 100). */
+	CHECK(left.value_sec == 0 && left.value_usec > 0 && left.value_usec <= 60000 && left.interval_usec == 0);
+	spin_until_fired(0);
+	CHECK(timer_fired == SIGVTALRM && timer_tid == (int)SYS0(__NR_getpid));
+	CHECK(timer_cpu_ns - start >= 40000000LL);
+	CHECK(SYS2(__NR_getitimer, ITIMER_VIRTUAL_, &left) == 0 && left.value_sec == 0 && left.value_usec == 0);
+}
+
+/*
+ * ITIMER_REAL is the process's too: set in one thread, seen by getitimer in
+ * another, and still armed after the thread that set it has exited.
+ */
+static int set_real_timer(void *arg)
+{
+	(void)arg;
+	set_timer_ms(ITIMER_REAL_, 300);
+	return 0;
+}
+
+static void t_itimer_real_per_process(void)
+{
+	struct itimerval32 left = { 0, 0, 0, 0 };
+
+	CHECK(sigaction_raw(SIGALRM, on_timer) == 0);
+	CHECK(spawn(0, set_real_timer, 0) > 0);
+	CHECK(joined(0));
+	CHECK(SYS2(__NR_getitimer, ITIMER_REAL_, &left) == 0);
+	CHECK(left.value_sec == 0 && left.value_usec > 0 && left.value_usec <= 300000);
+	CHECK(wait_for(&timer_fired) && timer_fired == SIGALRM);
+	CHECK(timer_tid == (int)SYS0(__NR_getpid));
+}
+
 /* ---- /proc/PID/task ---------------------------------------------------------------------- */
 
 static void t_proc_task(void)
@@ -680,6 +830,9 @@ int main(int argc, char **argv)
 	gt_run("fatal_tgkill_kills_group", t_fatal_tgkill_kills_group);
 	gt_run("stop_cont_group", t_stop_cont_group);
 	gt_run("fault_kills_group", t_fault_kills_group);
+	gt_run("itimer_prof_whole_process", t_itimer_prof_whole_process);
+	gt_run("itimer_virtual", t_itimer_virtual);
+	gt_run("itimer_real_per_process", t_itimer_real_per_process);
 	gt_run("proc_task", t_proc_task);
 	gt_run("ps_lists_threads", t_ps_lists_threads);
 	gt_finish();

@@ -86,6 +86,7 @@ static void t_raw_read(void)
 static void t_ctrl_c_reaches_foreground_only(void)
 {
 	struct gt_timespec forever = { 60, 0 };
+	struct k_sigaction ignore = { SIG_IGN, 0, 0, 0 };
 	int job, bystander, mine = (int)SYS0(__NR_getpgrp), st_job, st_by;
 
 	if ((bystander = gt_fork()) == 0) {
@@ -102,6 +103,12 @@ static void t_ctrl_c_reaches_foreground_only(void)
 	CHECK(gt_ioctl(0, TIOCSPGRP, &job) == 0);
 	prompt("^C");
 	st_job = gt_wait(job);
+	/*
+	 * Taking the terminal back from the background: as a shell does, with
+	 * SIGTTOU ignored, or Linux's tty_check_change stops us (or, our group
+	 * being orphaned, answers -EIO).
+	 */
+	CHECK(SYS4(__NR_rt_sigaction, SIGTTOU, &ignore, 0, 8) == 0);
 	CHECK(gt_ioctl(0, TIOCSPGRP, &mine) == 0);
 	CHECK(SYS2(__NR_kill, bystander, 0) == 0);                /* still alive */
 	SYS2(__NR_kill, bystander, SIGTERM);

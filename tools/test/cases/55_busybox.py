@@ -7,6 +7,7 @@ Debian builds it) beside smpix's own while two workers fight for the BKL: they r
 fetched (Makefile: busybox-maybe, which leaves the reason in build/busybox.unavailable)."""
 import os
 import re
+import time
 
 from testlib import Session
 
@@ -144,6 +145,32 @@ def check_time_tools(h, s, name):
     h.record(f"{name}[the benchmark stops]", out is not None and out.endswith("stopped\n"), f"got {out!r}")
 
 
+def check_ash_jobctl(h, s, name):
+    """busybox's own interactive shell (ash) does job control on smpix's tty as on Linux: ^Z stops its
+    foreground job ("Stopped"), jobs lists it, fg continues it in front, ^C ends it (docs/signals.md)."""
+    ash = re.compile(r"^ash> ", re.M)
+    start = len(s.q.output)
+    s.q.send("PS1='ash> ' busybox sh\r")
+    steps, m = [], s.wait_for(ash, start, 30)
+    for keys, want in (("busybox sleep 30\r", None), ("\x1a", r"Stopped\s+busybox sleep 30"),
+                       ("jobs\r", r"\[1\]\+\s+Stopped\s+busybox sleep 30"), ("fg\r", None),
+                       ("\x03", r"busybox sleep 30")):
+        if not m:
+            break
+        pos = len(s.q.output)
+        s.q.send(keys)
+        if want is None:                # started: give it the terminal before the next key
+            time.sleep(1)
+            continue
+        m = s.wait_for(ash, pos, 30)
+        steps.append(m is not None and re.search(want, s.q.output[pos:m.start()]) is not None)
+    h.record(f"{name}[busybox sh: ^Z stops the job, jobs lists it, fg and ^C end it]",
+             len(steps) == 3 and all(steps), f"got {s.q.output[start:][-400:]!r}")
+    pos = len(s.q.output)
+    s.q.send("exit\r")
+    s.wait_for(re.compile(r"^\$ ", re.M), pos, 30)
+
+
 def run(h):
     name = "busybox"
     if not h.wanted(name):
@@ -170,6 +197,7 @@ def run(h):
         ok = out is not None and re.fullmatch(want, out) is not None
         h.record(f"{name}[{what}]", ok, f"typed {line!r}, got {out!r}")
     check_time_tools(h, s, name)
+    check_ash_jobctl(h, s, name)
     # kill from smpix's shell: the job's pid is in its "[1] PID" line.
     out = s.run("busybox sleep 30 &", timeout=30)
     m = re.search(r"\[\d+\] (\d+)", out or "")

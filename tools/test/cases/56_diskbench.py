@@ -4,7 +4,8 @@ channel 0, hdc on channel 1) at -smp 2, once per era of the block lock. It must 
 positive, with its data read back as written, and /proc/lock_stat and bklstat must show the era's lock
 doing the work: the BKL at blk_path_enter and io_request_lock under blk_lock=bkl, io_request_lock alone
 under global, the per-queue locks (lock_stat's class &q->own_lock, drivers/block/blk_queue.c) alone under
-queue. Never a timing assertion: the
+queue; and /proc/ide that both disks moved their data by bus-master DMA, no request by PIO (the
+transfer that lets two disks on two CPUs scale under QEMU, docs/block.md). Never a timing assertion: the
 timings are make bench's (tools/bench/bench_disk.py). Then the same bytes as init on Debian's i386 Linux 6.1
 in QEMU, on the same two images, booted as make bench-linux boots them (ata_piix, sd_mod and ext4 loaded
 from the kernel's own package; a SKIP that says why where the package cannot be had)."""
@@ -24,6 +25,8 @@ FIGURE = re.compile(r"^sysbench: (\w+) round=(\d+) ops=(\d+) value=(\d+(?:\.\d+)
 CLASS = re.compile(r"^\s*(\S.*?):\s+(\d+)\s+(\d+)(?:\s+[\d.]+){4}\s+(\d+)\s+(\d+)\s", re.M)
 BKL_SITE = re.compile(r"^\s*(\d+)\s+(\d+)\s+\d+\s+\d+\s+drivers/block/blk_lock\.c:\d+ blk_path_enter$", re.M)
 QUEUE_LOCK_CLASS = "&q->own_lock"      # spin_lock_init() names a class by the lock's expression
+# /proc/ide (drivers/block/ide.c): drive channel mode dma_requests pio_requests sectors
+IDE_LINE = re.compile(r"^(hd[a-d]) (ide[01]) (dma|pio) (\d+) (\d+) (\d+)$", re.M)
 MANY = 50                       # acquisitions that show a lock did the work (a 256 KiB run takes hundreds)
 
 
@@ -90,6 +93,19 @@ def lock_problems(era, classes, bkl_site):
     return problems
 
 
+def dma_problems(text):
+    """What /proc/ide says against: hda and hdc in mode dma, each with DMA requests and no PIO one."""
+    lines = {m.group(1): m.groups() for m in IDE_LINE.finditer(text or "")}
+    problems = []
+    for disk in ("hda", "hdc"):
+        got = lines.get(disk)
+        if not got:
+            problems.append(f"no {disk} line in {text!r}")
+        elif got[2] != "dma" or int(got[3]) == 0 or int(got[4]) != 0:
+            problems.append(f"{disk}: mode {got[2]}, {got[3]} DMA and {got[4]} PIO requests")
+    return problems
+
+
 def one_era(h, era, disks, ext2):
     name = f"diskbench[smp2-{era}]"
     if not h.wanted(name):
@@ -115,6 +131,9 @@ def one_era(h, era, disks, ext2):
         problems.insert(0, "no lock classes in /proc/lock_stat")
     h.record(f"{name} lock_stat and bklstat show the era's block lock", not problems,
              "; ".join(problems) + f" (lock_stat: {dict((k, v) for k, v in lock_classes(stat).items() if 'lock' in k)})")
+    ide = s.run("cat /proc/ide", timeout=30)
+    problems = dma_problems(ide)
+    h.record(f"{name} /proc/ide: hda and hdc by DMA, no request by PIO", not problems, "; ".join(problems))
     problems = s.power_off()
     h.record(f"{name} powers off cleanly", not problems, "; ".join(problems))
 

@@ -16,6 +16,7 @@
 #include "exec.h"
 #include "func.h"
 #include "input.h"
+#include "jobctl.h"
 #include "jobs.h"
 #include "sh.h"
 #include "str.h"
@@ -295,6 +296,7 @@ static const struct builtin builtins[] = {
 	{ ":", b_true, 1 },
 	{ ".", b_dot, 1 },
 	{ "[", test_main, 0 },
+	{ "bg", builtin_bg, 0 },
 	{ "break", b_break, 1 },
 	{ "cd", b_cd, 0 },
 	{ "command", builtin_command, 0 },
@@ -305,7 +307,9 @@ static const struct builtin builtins[] = {
 	{ "exit", b_exit, 1 },
 	{ "export", b_export, 1 },
 	{ "false", b_false, 0 },
+	{ "fg", builtin_fg, 0 },
 	{ "getopts", builtin_getopts, 0 },
+	{ "jobs", builtin_jobs, 0 },
 	{ "local", b_local, 0 },
 	{ "printf", printf_main, 0 },
 	{ "pwd", b_pwd, 0 },

@@ -19,6 +19,7 @@
 #include "exec.h"
 #include "expand.h"
 #include "func.h"
+#include "jobctl.h"
 #include "jobs.h"
 #include "pattern.h"
 #include "redir.h"
@@ -238,6 +239,7 @@ int exec_node(struct node *n, int flags)
 		redir_undo(&undo);
 		return sh.status = 1;
 	}
+	jobctl_note(n);                 /* what a job made for n is called in jobs, fg, bg */
 	switch (n->type) {
 	case N_CMD:
 		status = exec_simple(n, flags);

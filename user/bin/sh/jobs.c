@@ -19,22 +19,13 @@
 #include <unistd.h>
 
 #include "exec.h"
+#include "jobctl.h"
 #include "jobs.h"
 #include "sh.h"
 #include "str.h"
 #include "trap.h"
 
-struct job {
-	int id;                 /* [N] of a background job; 0 in the foreground */
-	pid_t pgid;             /* its process group (job control), else 0 */
-	pid_t *pids;
-	int *status;            /* each process's wait status, once reaped */
-	int nprocs, left;       /* processes started, and not yet reaped */
-	int background;
-	struct job *next;
-};
-
-static struct job *jobs;        /* every job with a process not yet waited for */
+struct job *jobs;               /* every job with a process not yet waited for */
 
 int status_of(int st)
 {
@@ -48,11 +39,13 @@ struct job *job_new(int background)
 	struct job *j = xmalloc(sizeof(*j));
 
 	*j = (struct job){ .background = background, .next = jobs };
+	if (sh.jobctl)
+		j->cmd = xstrdup(jobctl_command());
 	jobs = j;
 	return j;
 }
 
-static void job_free(struct job *j)
+void job_free(struct job *j)
 {
 	struct job **pp;
 
@@ -63,6 +56,8 @@ static void job_free(struct job *j)
 		}
 	free(j->pids);
 	free(j->status);
+	free(j->stopped);
+	free(j->cmd);
 	free(j);
 }
 
@@ -77,11 +72,8 @@ void subshell_enter(int background)
 	trap_subshell();
 	for (j = jobs; j; j = next) {   /* the parent's jobs are not our children */
 		next = j->next;
-		free(j->pids);
-		free(j->status);
-		free(j);
+		job_free(j);
 	}
-	jobs = NULL;
 	if (was_interactive) {
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
@@ -126,13 +118,15 @@ pid_t job_fork(struct job *j)
 	}
 	j->pids = xrealloc(j->pids, (j->nprocs + 1) * sizeof(pid_t));
 	j->status = xrealloc(j->status, (j->nprocs + 1) * sizeof(int));
+	j->stopped = xrealloc(j->stopped, (j->nprocs + 1) * sizeof(int));
 	j->pids[j->nprocs] = pid;
+	j->stopped[j->nprocs] = 0;
 	j->status[j->nprocs++] = 0;
 	j->left++;
 	return pid;
 }
 
-/* A process has ended: note it in its job. */
+/* A process has ended, stopped or been continued: note it in its job. */
 static void record(pid_t pid, int st)
 {
 	struct job *j;
@@ -141,6 +135,8 @@ static void record(pid_t pid, int st)
 	for (j = jobs; j; j = j->next)
 		for (i = 0; i < j->nprocs; i++)
 			if (j->pids[i] == pid) {
+				if (jobctl_record(j, i, st))
+					return;         /* stopped or continued: still there */
 				j->status[i] = st;
 				j->pids[i] = -pid;      /* reaped; -pid still tells `wait PID` which it was */
 				j->left--;
@@ -148,12 +144,14 @@ static void record(pid_t pid, int st)
 			}
 }
 
-/* Wait for any child; 0 when there is none left to wait for. */
-static int reap_one(int options)
+/* Wait for any child (with job control, for a stop or continue too); 0 when there is none left to wait for. */
+int reap_one(int options)
 {
 	int st;
 	pid_t pid;
 
+	if (sh.jobctl)
+		options |= WUNTRACED | WCONTINUED;
 	do
 		pid = waitpid(-1, &st, options);
 	while (pid < 0 && errno == EINTR);
@@ -172,11 +170,13 @@ int job_wait(struct job *j)
 	}
 	if (sh.tty_owner && j->pgid)
 		tcsetpgrp(0, j->pgid);
-	while (j->left > 0 && reap_one(0))
+	while (j->left > 0 && !job_is_stopped(j) && reap_one(0))
 		;
-	lost = j->left > 0 ? errno : 0;
+	lost = j->left > 0 && !job_is_stopped(j) ? errno : 0;
 	if (sh.tty_owner)
 		tcsetpgrp(0, getpgrp());
+	if (job_is_stopped(j))
+		return jobctl_stopped(j);       /* ^Z: the job waits in the list for fg or bg */
 	if (lost) {
 		/* The job's end went unseen (waitpid gave up): say so, and never call it a success. */
 		fprintf(stderr, "sh: wait: %s\n", strerror(lost));
@@ -194,7 +194,8 @@ int job_wait(struct job *j)
 	return status;
 }
 
-void job_background(struct job *j)
+/* The next free job number: one more than the highest in use. */
+int job_new_id(void)
 {
 	struct job *k;
 	int id = 1;
@@ -202,7 +203,12 @@ void job_background(struct job *j)
 	for (k = jobs; k; k = k->next)
 		if (k->id >= id)
 			id = k->id + 1;
-	j->id = id;
+	return id;
+}
+
+void job_background(struct job *j)
+{
+	j->id = job_new_id();
 	if (j->nprocs > 0)
 		sh.last_bg = j->pids[j->nprocs - 1];
 	if (sh.interactive)
@@ -228,6 +234,7 @@ void jobs_notify(void)
 {
 	while (reap_one(WNOHANG))
 		;
+	jobctl_notify();
 	forget_done();
 }
 
