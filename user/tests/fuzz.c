@@ -148,14 +148,17 @@ __asm__(".text\n"
 	"	movl fuzz_in+20, %edi\n"
 	"	movl fuzz_in+24, %ebp\n"
 	"	movl fuzz_in+0, %eax\n"
+	"	movd fuzz_child_exits, %xmm0\n" /* the flag in a register, which a new child inherits */
 	"	int $0x80\n"
 	"	testl %eax, %eax\n"            /* changes no flag we check (DF) */
 	"	jnz 2f\n"
-	"	cmpl $0, fuzz_child_exits\n"
-	"	je 2f\n"
+	"	movd %xmm0, %eax\n"            /* not fuzz_child_exits: a CLONE_VM child reading it */
+	"	testl %eax, %eax\n"            /* may see the parent's next call's 0 and run on */
+	"	jz 3f\n"
 	"	movl $1, %eax\n"               /* exit(0), on no stack, writing no memory: a new */
 	"	xorl %ebx, %ebx\n"             /* thread (CLONE_THREAD) ends alone, not our process */
 	"	int $0x80\n"
+	"3:	xorl %eax, %eax\n"
 	"2:	movl %eax, fuzz_out+0\n"
 	"	movl %ebx, fuzz_out+4\n"
 	"	movl %ecx, fuzz_out+8\n"
