@@ -169,13 +169,22 @@ static bool is_stop_signal(int sig)
 	return sig < SIGRTMIN && (STOP_SIGNALS & SIGBIT(sig));
 }
 
-/* Would sig be thrown away on arrival? Not if blocked: it waits, and the action may change. Lock held. */
+/*
+ * Would sig be thrown away on arrival? Not if blocked: it waits, and the action may change. Lock held.
+ * init takes only the signals it has a handler for (Linux's SIGNAL_UNKILLABLE): a default action
+ * must not end the process everything else hangs from. kill() already refuses them
+ * (kernel/signal/syscalls.c); this is for the kernel's own: an orphaned group's SIGHUP
+ * (kernel/process/pgrp.c), SIGPIPE, the interval timers. SIGKILL still goes (the OOM killer's);
+ * a fault in init kills it by another path (die_of()).
+ */
 static bool discarded_on_arrival(struct task *t, int sig)
 {
 	const struct k_sigaction *ka = &t->sighand->action[sig - 1];
 
 	if (t->sig.blocked & SIGBIT(sig))
 		return false;
+	if (ka->sa_handler == SIG_DFL && sig != SIGKILL && init_task && t->group == init_task->group)
+		return true;
 	return ka->sa_handler == SIG_IGN || (ka->sa_handler == SIG_DFL && default_ignored(sig));
 }
 

@@ -63,6 +63,9 @@ static int waitpid_raw(int pid, int *status, int options)
 	return (int)SYS4(__NR_wait4, pid, status, options, 0);
 }
 
+#ifndef __NR_alarm
+#define __NR_alarm 27
+#endif
 static int kill_raw(int pid, int sig) { return (int)SYS2(__NR_kill, pid, sig); }
 static int setpgid_raw(int pid, int pgid) { return (int)SYS2(__NR_setpgid, pid, pgid); }
 static int getpgid_raw(int pid) { return (int)SYS1(__NR_getpgid, pid); }
@@ -735,6 +738,21 @@ static void t_orphaned_own_group_hup_cont(void)
 }
 
 /* Orphaned, but nobody stopped: no signal. */
+/*
+ * init takes only the signals it has a handler for, the kernel's own too (Linux's
+ * SIGNAL_UNKILLABLE): an alarm whose SIGALRM has the default action ends any other
+ * process, but not init. Run by init itself, not in a child (main()): if it fails,
+ * init dies and the boot ends without the summary line.
+ */
+static void init_survives_default_signals(void)
+{
+	SYS1(__NR_alarm, 1);
+	gt_msleep(1300);                /* SIGALRM came and went */
+	kill_raw(1, SIGTERM);           /* and a SIGTERM of its own */
+	printf("jobtest: init_survives_default_signals ok\n");
+	gt_passed++;
+}
+
 static void t_orphaned_running_group_no_hup(void)
 {
 	char out[16];
@@ -870,6 +888,8 @@ int main(void)
 	gt_run("orphaned_child_group_hup_cont", t_orphaned_child_group_hup_cont);
 	gt_run("orphaned_own_group_hup_cont", t_orphaned_own_group_hup_cont);
 	gt_run("orphaned_running_group_no_hup", t_orphaned_running_group_no_hup);
+	if (getpid_raw() == 1)
+		init_survives_default_signals();
 	gt_run("background_read", t_background_read);
 	gt_run("background_tcsetpgrp_and_tostop", t_background_tcsetpgrp_and_tostop);
 	gt_finish();
