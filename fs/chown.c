@@ -38,7 +38,6 @@ static long chown_fd(int fd, uint32_t uid, uint32_t gid)
 /* Linux's order: the flags (-EINVAL), the path (-EFAULT, -ENOENT...), the mount (-EROFS), the rule (-EPERM). */
 long sys_fchownat(int dirfd, const char *upath, uint32_t uid, uint32_t gid, int flags)
 {
-	struct walk_start s;
 	struct inode *inode;
 	char *path;
 	long r;
@@ -50,11 +49,7 @@ long sys_fchownat(int dirfd, const char *upath, uint32_t uid, uint32_t gid, int 
 		return dirfd == AT_FDCWD ? sys_fchownat(AT_FDCWD, ".", uid, gid, 0) : chown_fd(dirfd, uid, gid);
 	if (r < 0)
 		return r;
-	r = walk_start_get(dirfd, path, &s);
-	if (r == 0) {
-		r = path_walk(&s, path, (flags & AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW, &inode);
-		walk_start_put(&s);
-	}
+	r = walk_at(dirfd, path, !(flags & AT_SYMLINK_NOFOLLOW), &inode);
 	kfree(path);
 	if (r < 0)
 		return r;

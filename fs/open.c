@@ -76,6 +76,18 @@ void walk_start_put(struct walk_start *s)
 	iput(s->root);
 }
 
+int walk_at(int dirfd, const char *path, bool follow, struct inode **out)
+{
+	struct walk_start s;
+	int r = walk_start_get(dirfd, path, &s);
+
+	if (r < 0)
+		return r;
+	r = path_walk(&s, path, follow ? LOOKUP_FOLLOW : 0, out);
+	walk_start_put(&s);
+	return r;
+}
+
 /* Which file_operations an open of inode uses: its own, or its driver's for a device node. */
 static int fops_for(struct inode *inode, const struct file_operations **fops)
 {

@@ -59,7 +59,6 @@ long sys_fstat64(int fd, void *ubuf)
 
 long sys_fstatat64(int dirfd, const char *upath, void *ubuf, int flags)
 {
-	struct walk_start s;
 	struct inode *inode;
 	char *path;
 	int r;
@@ -71,11 +70,7 @@ long sys_fstatat64(int dirfd, const char *upath, void *ubuf, int flags)
 		return dirfd == AT_FDCWD ? sys_fstatat64(dirfd, ".", ubuf, 0) : sys_fstat64(dirfd, ubuf);
 	if (r < 0)
 		return r;
-	r = walk_start_get(dirfd, path, &s);
-	if (r == 0) {
-		r = path_walk(&s, path, flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW, &inode);
-		walk_start_put(&s);
-	}
+	r = walk_at(dirfd, path, !(flags & AT_SYMLINK_NOFOLLOW), &inode);
 	kfree(path);
 	if (r < 0)
 		return r;

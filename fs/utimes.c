@@ -61,7 +61,6 @@ static long set_times(struct inode *inode, const struct timespec32 *t)
 /* Linux's do_utimes(): the times already copied in (tp NULL: now). */
 static long do_utimes(int dirfd, const char *upath, struct timespec32 *tp, int flags)
 {
-	struct walk_start s;
 	struct inode *inode;
 	struct file *f;
 	char *path;
@@ -86,11 +85,7 @@ static long do_utimes(int dirfd, const char *upath, struct timespec32 *tp, int f
 		return do_utimes(AT_FDCWD, ".", tp, 0);
 	if (r < 0)
 		return r;
-	r = walk_start_get(dirfd, path, &s);
-	if (r == 0) {
-		r = path_walk(&s, path, (flags & AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW, &inode);
-		walk_start_put(&s);
-	}
+	r = walk_at(dirfd, path, !(flags & AT_SYMLINK_NOFOLLOW), &inode);
 	kfree(path);
 	if (r < 0)
 		return r;

@@ -44,6 +44,8 @@ int vfs_open_kernel(const char *path, unsigned flags, struct file **out);
  */
 int walk_start_get(int dirfd, const char *path, struct walk_start *s);
 void walk_start_put(struct walk_start *s);
+/* The inode path (a kernel string) names from dirfd, referenced: the walk of the *at() calls. */
+int walk_at(int dirfd, const char *path, bool follow, struct inode **out);
 /*
  * Make path (a kernel string) as a node of mode: a directory, a regular file,
  * a device node (rdev), or a symlink to target (target != NULL). With out, the
