@@ -86,8 +86,10 @@ def serial_input(h):
         return
     q = h.Qemu("smp-serial-input", cpus=2, timeout=60)
     ok = q.expect(r"echoes what you type") is not None
-    # init prints a line of its own as it starts: let it, so the echo is not interleaved with it.
+    # init prints a line of its own as it starts, then the shell its prompt: let them, so that
+    # the echo is not interleaved with either ("hello from the$  host" was seen).
     ok = ok and q.expect(r"init: pid 1 running in user mode") is not None
+    ok = ok and q.expect(r"\$ $") is not None
     if ok:
         q.send("hello from the host\r")
         ok = q.expect(r"hello from the host", timeout=10) is not None
