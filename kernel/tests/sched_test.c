@@ -168,23 +168,44 @@ static uint64_t wake_idle_cpu(int target, bool polling, uint64_t *saved)
 	wake_up(&pw.wq);
 	*saved = cpus[0].ipis_saved - *saved;
 	irq_restore(flags);
+	/*
+	 * Count target's IPIs until the sleeper runs, not until it has
+	 * exited: after that, a wakeup from another CPU (a kthread's timer,
+	 * say) may IPI target with no bearing on ours.
+	 */
+	start = clock_ns();
+	while (READ_ONCE(pw.ran_on) < 0 && clock_ns() - start < 2000000000ULL)
+		cpu_relax();
+	ipis = READ_ONCE(cpus[target].resched_ipis) - ipis;
 	group_wait(&pw.g);
-	return READ_ONCE(cpus[target].resched_ipis) - ipis;
+	return ipis;
 }
+
+#define POLL_WAKE_TRIES 10
 
 KTEST(sched_polling_idle_cpu_wakes_without_ipi)
 {
 	uint32_t mask = current->cpus_allowed, poll_us = idle_poll_us;
-	int target = last_online_cpu(), ran_polling, ran_halted;
-	uint64_t ipis_polling, saved_polling, ipis_halted, saved_halted;
+	int target = last_online_cpu(), ran_polling = -1, ran_halted, tries;
+	uint64_t ipis_polling = 0, saved_polling = 0, ipis_halted, saved_halted;
 
 	if (target == 0)
 		return;                 /* one CPU: no cross-CPU wakeup */
 	wait_queue_init(&pw.wq, "poll-wake");
 	KT_ASSERT_EQ(sched_set_affinity(current, 1u << 0), 0);    /* the waker on CPU 0, the sleeper elsewhere */
 	idle_poll_us = 1000000;         /* a second: it polls for as long as the test needs */
-	ipis_polling = wake_idle_cpu(target, true, &saved_polling);
-	ran_polling = pw.ran_on;
+	/*
+	 * Something else may end target's poll just before our wakeup (the
+	 * console's kthread, woken there): target is then between its poll
+	 * and schedule(), idle but not polling, and rightly gets an IPI.
+	 * Only a wakeup that found target polling tells; try again until one does.
+	 */
+	for (tries = 0; tries < POLL_WAKE_TRIES; tries++) {
+		ipis_polling = wake_idle_cpu(target, true, &saved_polling);
+		ran_polling = pw.ran_on;
+		if (saved_polling)
+			break;
+	}
 	idle_poll_us = 0;               /* no poll: it halts at once */
 	ipis_halted = wake_idle_cpu(target, false, &saved_halted);
 	ran_halted = pw.ran_on;
