@@ -37,6 +37,7 @@ Environment (make passes them): BENCH_LINUX_BOOTS=3, BENCH_LINUX_CPUS=2, BENCH_L
 (percent of sysbench's usual counts), BENCH_LINUX_TIMEOUT=900 (seconds, each boot), MEM=128,
 ACCEL=tcg, BENCH_LINUX_DISK=1, BENCH_LINUX_DISK_FILE_MIB=64, BENCH_LINUX_DISK_MIB=4 (per disk, raw);
 BENCH_LINUX_ONLY=PREFIX runs only sysbench's figures whose names start with it (pipe_rtt: the ping-pongs).
+BENCH_LINUX_PROGS=LIST boots only the programs named (sysbench, threadbench, disk; comma-separated).
 """
 import glob
 import hashlib
@@ -491,6 +492,9 @@ def plot(cfg, summ_s, summ_l, facts):
         print("bench-linux: gnuplot is missing (make deps installs it): no plot drawn")
         return None
     cpus = cfg["cpus"]
+    if "fionread_cps_w1" not in summ_s:
+        print("bench-linux: no sysbench boots (BENCH_LINUX_PROGS): no plot drawn")
+        return None
     scaling = os.path.join(OUT, "linux-scaling.dat")
     with open(scaling, "w") as f:
         f.write("# workers smpix linux (FIONREAD calls/s)\n")
@@ -611,6 +615,8 @@ def main():
     else:
         print(f"bench-linux: Linux 6.1 cannot be had here: {what}. Going on with smpix alone.")
     kinds = ["smpix", "linux"] if vmlinuz else ["smpix"]
+    if os.environ.get("BENCH_LINUX_PROGS"):     # e.g. threadbench: more boots of one program in the same time
+        progs = [p for p in progs if p in os.environ["BENCH_LINUX_PROGS"].split(",")]
     runs = [(prog, kind) for prog in progs for kind in kinds if prog != "disk" or kind == "smpix" or initramfs.get("disk")]
     total = boots * len(runs)
     print(f"bench-linux: {facts['qemu']}, accel {accel}, -smp {cpus}, {boots} boots of "
