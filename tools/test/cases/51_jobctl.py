@@ -12,8 +12,9 @@ from testlib import Session, check
 PROMPT = re.compile(r"^\$ ", re.M)
 
 
-def stop_with_ctrl_z(s, line, wait=1.0, timeout=20):
-    """Type line, let it start, then ^Z: the output up to the next prompt, or None."""
+def type_then_keys(s, line, keys, wait=1.0, timeout=20):
+    """Type line, let it start (wait seconds: it has the terminal by then), then send each of keys
+    half a second apart: the output from the line's echo to the next prompt, or None."""
     if not s.ok:
         return None
     start = len(s.q.output)
@@ -21,8 +22,11 @@ def stop_with_ctrl_z(s, line, wait=1.0, timeout=20):
     echo = s.wait_for(re.compile(re.escape(line) + r"\n"), start, timeout)
     if not echo:
         return None
-    time.sleep(wait)                    # started, and given the terminal
-    s.q.send("\x1a")
+    time.sleep(wait)
+    for i, key in enumerate(keys):
+        if i:
+            time.sleep(0.5)
+        s.q.send(key)
     m = s.wait_for(PROMPT, echo.end(), timeout)
     return s.q.output[echo.end():m.start()] if m else None
 
@@ -32,51 +36,25 @@ def run(h):
     if not any(h.wanted(f"{name}{x}") for x in ("", " ")):
         return
     s = Session(h, "jobctl", cpus=2, timeout=120)
-    out = stop_with_ctrl_z(s, "sleep 30")
+    out = type_then_keys(s, "sleep 30", ["\x1a"])
     check(h, f"{name}: ^Z stops the job, [1]+ Stopped", out, r"^\[1\]\+\s+Stopped\s+sleep 30$")
     check(h, f"{name}: $? after ^Z is 128+SIGTSTP", s.run("echo $?"), r"^148$")
     check(h, f"{name}: jobs lists the stopped job", s.run("jobs"), r"^\[1\]\+\s+Stopped\s+sleep 30$")
     check(h, f"{name}: bg continues it in the background", s.run("bg"), r"^\[1\]\+ sleep 30 &$")
     check(h, f"{name}: jobs shows it Running", s.run("jobs"), r"^\[1\]\+\s+Running\s+sleep 30 &$")
-    out = stop_with_ctrl_z(s, "fg %1")
+    out = type_then_keys(s, "fg %1", ["\x1a"])
     check(h, f"{name}: fg brings it back; ^Z stops it again", out, r"^sleep 30\n(\^Z)?\n\[1\]\+\s+Stopped\s+sleep 30$")
-    check(h, f"{name}: fg again, ^C ends it", end_with_ctrl_c(s), r"^sleep 30\n(\^C)?\n*$")
+    check(h, f"{name}: fg again, ^C ends it", type_then_keys(s, "fg", ["\x03"]), r"^sleep 30\n(\^C)?\n*$")
     check(h, f"{name}: jobs empty after the end", s.run("jobs"), r"^$")
     out = s.run("cat &")
     check(h, f"{name}: cat & announced", out, r"^\[1\] \d+$")
     time.sleep(0.5)
     check(h, f"{name}: background reader stopped by SIGTTIN, said at the prompt", s.run("echo next"),
           r"^next\n\[1\]\+\s+Stopped \(tty input\)\s+cat$|^\[1\]\+\s+Stopped \(tty input\)\s+cat\nnext$")
-    check(h, f"{name}: fg lets the reader read; ^D ends it", fg_cat(s), r"^cat\nhello-fg\nhello-fg\n$")
+    check(h, f"{name}: fg lets the reader read; ^D ends it", type_then_keys(s, "fg", ["hello-fg\r", "\x04"]), r"^cat\nhello-fg\nhello-fg\n$")
     s.run("sleep 1 &")
     time.sleep(1.5)
     check(h, f"{name}: a finished background job is announced Done", s.run("echo x"), r"^x\n\[1\] Done$|^\[1\] Done\nx$")
     problems = s.power_off()
     h.record(f"{name}: power off", not problems, "; ".join(problems))
 
-
-def end_with_ctrl_c(s):
-    """fg the stopped sleep and ^C it: the output up to the prompt."""
-    start = len(s.q.output)
-    s.q.send("fg\r")
-    echo = s.wait_for(re.compile(r"fg\n"), start, 20)
-    if not echo:
-        return None
-    time.sleep(1)
-    s.q.send("\x03")
-    m = s.wait_for(PROMPT, echo.end(), 20)
-    return s.q.output[echo.end():m.start()] if m else None
-
-
-def fg_cat(s):
-    start = len(s.q.output)
-    s.q.send("fg\r")
-    echo = s.wait_for(re.compile(r"fg\n"), start, 20)
-    if not echo:
-        return None
-    time.sleep(1)
-    s.q.send("hello-fg\r")
-    time.sleep(0.5)
-    s.q.send("\x04")
-    m = s.wait_for(PROMPT, echo.end(), 20)
-    return s.q.output[echo.end():m.start()] if m else None
