@@ -11,7 +11,6 @@
 #include "fs/inode.h"
 #include "fs/namei.h"
 #include "fs/vfs.h"
-#include "kernel/mm/kheap.h"
 #include "kernel/syscall/handlers.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/fcntl.h"
@@ -39,18 +38,8 @@ static long chown_fd(int fd, uint32_t uid, uint32_t gid)
 long sys_fchownat(int dirfd, const char *upath, uint32_t uid, uint32_t gid, int flags)
 {
 	struct inode *inode;
-	char *path;
-	long r;
+	long r = user_walk_at(dirfd, upath, flags, &inode);
 
-	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
-		return -EINVAL;
-	r = getname(upath, &path);
-	if (r == -ENOENT && (flags & AT_EMPTY_PATH))
-		return dirfd == AT_FDCWD ? sys_fchownat(AT_FDCWD, ".", uid, gid, 0) : chown_fd(dirfd, uid, gid);
-	if (r < 0)
-		return r;
-	r = walk_at(dirfd, path, !(flags & AT_SYMLINK_NOFOLLOW), &inode);
-	kfree(path);
 	if (r < 0)
 		return r;
 	r = inode_chown(inode, uid, gid);

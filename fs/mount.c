@@ -262,6 +262,32 @@ void mount_drop_write(struct mount *m)
 	atomic_dec(&m->writers);
 }
 
+/* The flags are read without a lock: a remount replaces them whole (WRITE_ONCE). */
+static unsigned flags_of(const struct inode *inode)
+{
+	return inode->i_mnt ? READ_ONCE(inode->i_mnt->mnt_flags) : 0;
+}
+
+bool mount_nodev(const struct inode *inode)
+{
+	return flags_of(inode) & MNT_NODEV;
+}
+
+bool mount_noexec(const struct inode *inode)
+{
+	return flags_of(inode) & MNT_NOEXEC;
+}
+
+bool mount_sync(const struct inode *inode)
+{
+	return flags_of(inode) & MNT_SYNCHRONOUS;
+}
+
+bool mount_rdonly(const struct inode *inode)
+{
+	return inode->i_mnt && READ_ONCE(inode->i_mnt->rdonly);
+}
+
 /* Set m read-only unless a file is open for writing: 0 or -EBUSY (fs_may_remount_ro()). */
 static int hold_writers(struct mount *m)
 {

@@ -48,7 +48,8 @@ struct filesystem_type {
 	 * mount -o remount: make the instance read-only (rdonly) or writable
 	 * again. Going read-only it writes back what is dirty; it may refuse
 	 * (-EBUSY: an unlinked file still open, whose blocks a read-only file
-	 * system could not free). NULL: nothing to do beyond m->rdonly.
+	 * system could not free). NULL: nothing to do beyond m->rdonly (ramfs:
+	 * each change it makes looks at m->rdonly itself).
 	 */
 	int (*remount)(struct mount *m, bool rdonly);
 	/* Write what is dirty in memory (inodes) into the buffer cache: sync(2), the flusher. NULL: nothing. */
@@ -65,9 +66,19 @@ struct filesystem_type {
 
 /*
  * Per-mount flags (Linux's MNT_*; mount(2) gives them as MS_NOSUID, MS_NOATIME...).
- * The atime ones decide when a read updates a file's access time (fs/atime.c);
- * nosuid, nodev and noexec are kept and shown, not yet enforced (exec ignores
- * set-ID bits anyway: every process is root).
+ * The atime ones decide when a read updates a file's access time (fs/atime.c).
+ * The others, as Linux 2.6 enforces them:
+ *   nodev   a character or block device node on it does not open: -EACCES
+ *           (fs/open.c, Linux's may_open()); the same node elsewhere does.
+ *   noexec  no file on it runs: execve() -EACCES, a "#!" script too
+ *           (kernel/process/exec.c); mmap() with PROT_EXEC -EPERM and
+ *           mprotect() adding it -EACCES (kernel/mm/mmap.c).
+ *   sync    a write() to a regular file returns after its data and its inode
+ *           are on the disk, as if opened O_SYNC (fs/read_write.c: the file's
+ *           fsync()). Directory changes are not written through.
+ *   nosuid  kept and shown; there is nothing to enforce: exec never honours
+ *           set-ID bits (every process runs as root, and there is no other
+ *           user to become), so no exec gains a privilege for nosuid to stop.
  */
 #define MNT_NOSUID     0x01
 #define MNT_NODEV      0x02
@@ -75,7 +86,7 @@ struct filesystem_type {
 #define MNT_NOATIME    0x08
 #define MNT_NODIRATIME 0x10
 #define MNT_RELATIME   0x20
-#define MNT_SYNCHRONOUS 0x40    /* MS_SYNCHRONOUS (Linux: the superblock's): shown, writes are not yet synchronous */
+#define MNT_SYNCHRONOUS 0x40    /* MS_SYNCHRONOUS (Linux: the superblock's, IS_SYNC()) */
 #define MNT_ATIME_MASK (MNT_NOATIME | MNT_NODIRATIME | MNT_RELATIME)
 
 struct mount {
@@ -132,6 +143,16 @@ int vfs_remount(struct inode *top, bool rdonly, unsigned mnt_flags);
  */
 int mount_want_write(struct mount *m);
 void mount_drop_write(struct mount *m);
+/*
+ * The per-mount flags as the VFS checks them, for an inode of a mount (false
+ * for one of none: a pipe). Linux's may_open_dev(), path_noexec() and
+ * IS_SYNC() (the superblock's MS_SYNCHRONOUS, here the mount's).
+ */
+bool mount_nodev(const struct inode *inode);
+bool mount_noexec(const struct inode *inode);
+bool mount_sync(const struct inode *inode);
+/* Is the inode's mount read-only (mount -o ro, remount,ro)? */
+bool mount_rdonly(const struct inode *inode);
 /* Call type->sync_fs of every mounted instance that has one (sync(2), the flusher). May sleep. */
 void sync_filesystems(void);
 /*

@@ -88,6 +88,35 @@ int walk_at(int dirfd, const char *path, bool follow, struct inode **out)
 	return r;
 }
 
+/* The inode of the file fd is open on, referenced: -EBADF. */
+static int fd_inode(int fd, struct inode **out)
+{
+	struct file *f = fd_get(fd);
+
+	if (!f)
+		return -EBADF;
+	*out = igrab(f->f_inode);
+	fput(f);
+	return 0;
+}
+
+int user_walk_at(int dirfd, const char *upath, int flags, struct inode **out)
+{
+	char *path;
+	int r;
+
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	r = getname(upath, &path);
+	if (r == -ENOENT && (flags & AT_EMPTY_PATH))
+		return dirfd == AT_FDCWD ? walk_at(AT_FDCWD, ".", true, out) : fd_inode(dirfd, out);
+	if (r < 0)
+		return r;
+	r = walk_at(dirfd, path, !(flags & AT_SYMLINK_NOFOLLOW), out);
+	kfree(path);
+	return r;
+}
+
 /* Which file_operations an open of inode uses: its own, or its driver's for a device node. */
 static int fops_for(struct inode *inode, const struct file_operations **fops)
 {
@@ -171,6 +200,16 @@ static int open_inode_checks(struct inode *inode, int flags)
 		return -EISDIR;
 	if (acc == O_ACCMODE)
 		return -EINVAL;         /* 3 is not an access mode (Linux's "ioctl-only" mode aside) */
+	/* mount -o nodev: the node names a device its mount may not reach (Linux's may_open_dev()). */
+	if ((S_ISCHR(inode->i_mode) || S_ISBLK(inode->i_mode)) && mount_nodev(inode))
+		return -EACCES;
+	/*
+	 * A read-only mount: a file there is not opened to be changed. Checked
+	 * here, before O_TRUNC truncates (do_open()); a device node or a FIFO
+	 * on it may still be written: that does not change the file system.
+	 */
+	if (S_ISREG(inode->i_mode) && (acc != O_RDONLY || (flags & O_TRUNC)) && mount_rdonly(inode))
+		return -EROFS;
 	return 0;
 }
 
@@ -280,6 +319,13 @@ long sys_faccessat(int dirfd, const char *upath, int mode)
 	/* The only user is root: reading and writing are allowed; executing needs an x bit or a directory. */
 	if ((mode & X_OK) && !S_ISDIR(inode->i_mode) && !(inode->i_mode & 0111))
 		r = -EACCES;
+	/* Nor does a file of a noexec mount run, and access() says so (Linux's do_faccessat()). */
+	else if ((mode & X_OK) && S_ISREG(inode->i_mode) && mount_noexec(inode))
+		r = -EACCES;
+	/* Nor is anything of a read-only mount written (Linux's sb_permission()). */
+	else if ((mode & W_OK) && mount_rdonly(inode) &&
+		 (S_ISREG(inode->i_mode) || S_ISDIR(inode->i_mode) || S_ISLNK(inode->i_mode)))
+		r = -EROFS;
 	iput(inode);
 	return r;
 }

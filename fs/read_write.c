@@ -5,6 +5,7 @@
  */
 #include "fs/atime.h"
 #include "fs/file.h"
+#include "fs/mount.h"
 #include "kernel/locking/bkl.h"
 
 #include "fs/fdtable.h"
@@ -67,6 +68,22 @@ ssize_t vfs_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 	return r;
 }
 
+/*
+ * mount -o sync: a write to a regular file there is on the disk when write()
+ * returns, as if the file were opened O_SYNC: the file's own fsync() (its
+ * inode and the device's dirty buffers) after each write, as Linux's
+ * generic_write_sync() for IS_SYNC(). An error there is the write's.
+ */
+static ssize_t write_sync(struct file *f, ssize_t written)
+{
+	int r;
+
+	if (written <= 0 || !S_ISREG(f->f_inode->i_mode) || !mount_sync(f->f_inode) || !f->f_op->fsync)
+		return written;
+	r = f->f_op->fsync(f);
+	return r < 0 ? r : written;
+}
+
 ssize_t vfs_write(struct file *f, const char *ubuf, size_t n, loff_t *pos)
 {
 	if ((f->f_flags & O_ACCMODE) == O_RDONLY)
@@ -82,7 +99,7 @@ ssize_t vfs_write(struct file *f, const char *ubuf, size_t n, loff_t *pos)
 		return 0;
 	if (n > RW_MAX)
 		n = RW_MAX;
-	return f->f_op->write(f, ubuf, n, pos);
+	return write_sync(f, f->f_op->write(f, ubuf, n, pos));
 }
 
 ssize_t kernel_read(struct file *f, void *buf, size_t n, loff_t pos)

@@ -9,7 +9,6 @@
 #include "fs/namei.h"
 #include "fs/vfs.h"
 #include "kernel/lib/string.h"
-#include "kernel/mm/kheap.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/syscall/handlers.h"
 #include "kernel/uapi/errno.h"
@@ -60,18 +59,8 @@ long sys_fstat64(int fd, void *ubuf)
 long sys_fstatat64(int dirfd, const char *upath, void *ubuf, int flags)
 {
 	struct inode *inode;
-	char *path;
-	int r;
+	int r = user_walk_at(dirfd, upath, flags, &inode);
 
-	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
-		return -EINVAL;
-	r = getname(upath, &path);
-	if (r == -ENOENT && (flags & AT_EMPTY_PATH))
-		return dirfd == AT_FDCWD ? sys_fstatat64(dirfd, ".", ubuf, 0) : sys_fstat64(dirfd, ubuf);
-	if (r < 0)
-		return r;
-	r = walk_at(dirfd, path, !(flags & AT_SYMLINK_NOFOLLOW), &inode);
-	kfree(path);
 	if (r < 0)
 		return r;
 	r = stat_to_user(inode, ubuf);

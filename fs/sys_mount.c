@@ -37,10 +37,10 @@
 #define MS_MGC_VAL     0xC0ED0000u
 #define MS_ATIME_FLAGS (MS_NOATIME | MS_NODIRATIME | MS_RELATIME | MS_STRICTATIME)
 /*
- * Read-only mounts only for the types that honour them (ext2). No bind or
- * move, no propagation types: -EINVAL rather than a mount that is not what
- * was asked for. Ignored, as meaningless here: mandlock, dirsync, silent,
- * lazytime.
+ * Read-only mounts only for the types that honour them (ext2, ramfs and
+ * tmpfs; not proc or devtmpfs). No bind or move, no propagation types:
+ * -EINVAL rather than a mount that is not what was asked for. Ignored, as
+ * meaningless here: mandlock, dirsync, silent, lazytime.
  */
 #define MS_REFUSED (MS_BIND | MS_MOVE | MS_UNBINDABLE | MS_PRIVATE | MS_SLAVE | MS_SHARED)
 

@@ -11,7 +11,6 @@
 #include "fs/mount.h"
 #include "fs/namei.h"
 #include "fs/vfs.h"
-#include "kernel/mm/kheap.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/syscall/handlers.h"
 #include "kernel/uapi/errno.h"
@@ -63,7 +62,6 @@ static long do_utimes(int dirfd, const char *upath, struct timespec32 *tp, int f
 {
 	struct inode *inode;
 	struct file *f;
-	char *path;
 	long r;
 
 	if (!upath && dirfd != AT_FDCWD) {     /* futimens(): the file dirfd is open on */
@@ -76,17 +74,7 @@ static long do_utimes(int dirfd, const char *upath, struct timespec32 *tp, int f
 		fput(f);
 		return r;
 	}
-	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
-		return -EINVAL;
-	r = getname(upath, &path);
-	if (r == -ENOENT && (flags & AT_EMPTY_PATH) && dirfd != AT_FDCWD)
-		return do_utimes(dirfd, NULL, tp, 0);
-	if (r == -ENOENT && (flags & AT_EMPTY_PATH))
-		return do_utimes(AT_FDCWD, ".", tp, 0);
-	if (r < 0)
-		return r;
-	r = walk_at(dirfd, path, !(flags & AT_SYMLINK_NOFOLLOW), &inode);
-	kfree(path);
+	r = user_walk_at(dirfd, upath, flags, &inode);
 	if (r < 0)
 		return r;
 	r = set_times(inode, tp);

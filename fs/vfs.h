@@ -47,6 +47,13 @@ void walk_start_put(struct walk_start *s);
 /* The inode path (a kernel string) names from dirfd, referenced: the walk of the *at() calls. */
 int walk_at(int dirfd, const char *path, bool follow, struct inode **out);
 /*
+ * The start of the *at() calls that take AT_SYMLINK_NOFOLLOW and AT_EMPTY_PATH:
+ * -EINVAL for other flags, the user's path copied in and walked from dirfd;
+ * with AT_EMPTY_PATH, "" names dirfd's own file (the current directory for
+ * AT_FDCWD), as Linux's user_path_at_empty(). The inode, referenced.
+ */
+int user_walk_at(int dirfd, const char *upath, int flags, struct inode **out);
+/*
  * Make path (a kernel string) as a node of mode: a directory, a regular file,
  * a device node (rdev), or a symlink to target (target != NULL). With out, the
  * new inode, referenced (not for symlinks). -EEXIST if the name exists.

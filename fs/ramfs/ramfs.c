@@ -12,6 +12,12 @@
  * more, and truncating or freeing the file drops only ramfs's. The fault
  * path looks pages up without i_mutex (write() holds it while its copy from
  * user memory faults): pages_lock, a spinlock, guards the array for that.
+ *
+ * mount -o ro, or remount,ro (fs/mount.c): every change below answers
+ * -EROFS (mount_rdonly(): Linux's mnt_want_write(), which is the VFS's
+ * there; here each file system asks, as ext2 does too). Nothing is to be
+ * written back first; a file open for writing keeps the remount away
+ * (-EBUSY), so write() needs no check.
  */
 #include "fs/ramfs/ramfs.h"
 
@@ -230,6 +236,8 @@ static int ramfs_create(struct inode *dir, const struct qstr *name, uint32_t mod
 	int r;
 
 	need_i_mutex(dir, __func__);
+	if (mount_rdonly(dir))
+		return -EROFS;
 	if (dir->i_nlink == 0)
 		return -ENOENT;         /* the directory was removed while we walked to it */
 	inode = ramfs_new_inode(dir->i_mnt, mode, rdev);
@@ -275,6 +283,8 @@ static int ramfs_link(struct inode *dir, const struct qstr *name, struct inode *
 	int r;
 
 	need_i_mutex(dir, __func__);
+	if (mount_rdonly(dir))
+		return -EROFS;
 	if (dir->i_nlink == 0)
 		return -ENOENT;
 	r = add_entry(dir, name, inode);
@@ -288,6 +298,8 @@ static int ramfs_unlink(struct inode *dir, const struct qstr *name, struct inode
 	struct ramfs_dirent *d = find_entry(dir, name);
 
 	need_i_mutex(dir, __func__);
+	if (mount_rdonly(dir))
+		return -EROFS;
 	if (!d || d->inode != inode)
 		return -ENOENT;
 	remove_entry(dir, d);
@@ -302,6 +314,8 @@ static int ramfs_rmdir(struct inode *dir, const struct qstr *name, struct inode 
 
 	need_i_mutex(dir, __func__);
 	need_i_mutex(inode, __func__);          /* the child's too: its list is read */
+	if (mount_rdonly(dir))
+		return -EROFS;
 	if (!d || d->inode != inode)
 		return -ENOENT;
 	if (!list_empty(&node_of(inode)->entries))
@@ -326,6 +340,8 @@ static int ramfs_rename(struct inode *old_dir, const struct qstr *old_name,
 
 	need_i_mutex(old_dir, __func__);
 	need_i_mutex(new_dir, __func__);
+	if (mount_rdonly(old_dir))
+		return -EROFS;         /* one mount: the VFS refused a rename across two */
 	if (!d)
 		return -ENOENT;
 	if (new_dir->i_nlink == 0)
@@ -522,6 +538,8 @@ static int ramfs_truncate(struct inode *inode, loff_t size)
 	struct ramfs_node *n = node_of(inode);
 	uint32_t keep;
 
+	if (mount_rdonly(inode))
+		return -EROFS;
 	if (size > RAMFS_MAX_FILE)
 		return -EFBIG;
 	mutex_lock(&inode->i_mutex);
@@ -635,9 +653,9 @@ void ramfs_kill(struct mount *m)
 }
 
 const struct filesystem_type ramfs_type = {
-	.name = "ramfs", .magic = RAMFS_MAGIC, .fill = ramfs_fill, .kill = ramfs_kill,
+	.name = "ramfs", .magic = RAMFS_MAGIC, .fill = ramfs_fill, .kill = ramfs_kill, .rdonly_ok = true,
 };
 /* tmpfs is ramfs under the name Linux programs ask for (smpix has no swap to make it differ). */
 const struct filesystem_type tmpfs_type = {
-	.name = "tmpfs", .magic = TMPFS_MAGIC, .fill = ramfs_fill, .kill = ramfs_kill,
+	.name = "tmpfs", .magic = TMPFS_MAGIC, .fill = ramfs_fill, .kill = ramfs_kill, .rdonly_ok = true,
 };

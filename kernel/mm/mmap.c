@@ -19,6 +19,7 @@
 #include "fs/fdtable.h"
 #include "fs/file.h"
 #include "fs/inode.h"
+#include "fs/mount.h"
 #include "kernel/mm/mm_internal.h"
 #include "kernel/mm/pmm.h"
 #include "kernel/mm/uaccess.h"
@@ -36,11 +37,17 @@
 #define PROT_GROWSUP   0x02000000
 #define MREMAP_DONTUNMAP 4
 
-/* Why a file cannot be mapped privately: -EACCES (not open for reading), -ENODEV (not a regular file). */
-static int file_mappable(struct file *f)
+/*
+ * Why a file cannot be mapped privately with prot: -EACCES (not open for
+ * reading), -EPERM (executable, from a noexec mount: Linux's path_noexec()
+ * in do_mmap()), -ENODEV (not a regular file).
+ */
+static int file_mappable(struct file *f, unsigned prot)
 {
 	if ((f->f_flags & O_ACCMODE) == O_WRONLY)
 		return -EACCES;
+	if ((prot & PROT_EXEC) && mount_noexec(f->f_inode))
+		return -EPERM;
 	if (!S_ISREG(f->f_inode->i_mode))
 		return -ENODEV;         /* pipes, devices, directories: no mmap method, as in Linux */
 	return 0;
@@ -96,7 +103,7 @@ static long do_mmap(uintptr_t addr, size_t len, unsigned prot, int flags, struct
 	default:
 		return -EINVAL;
 	}
-	if (f && (r = file_mappable(f)) < 0)
+	if (f && (r = file_mappable(f, prot)) < 0)
 		return r;
 	/* Linux's heuristic overcommit, as for brk: memory that can never be backed is refused now. */
 	if (!f && len / PAGE_SIZE > pmm_usable_count())
@@ -192,6 +199,23 @@ long sys_munmap(uintptr_t addr, size_t len)
 	return r;
 }
 
+/*
+ * Does [start, end) map a file of a noexec mount? Then it may not become
+ * executable: Linux's mmap left VM_MAYEXEC off, and mprotect answers
+ * -EACCES. Linux decides at mmap time, smpix asks the mount now: the two
+ * differ only if a remount changed noexec in between. Needs page_table_lock.
+ */
+static bool maps_noexec_file(struct mm *mm, uintptr_t start, uintptr_t end)
+{
+	for (unsigned i = 0; i < mm->nvmas; i++) {
+		const struct vma *v = &mm->vmas[i];
+
+		if (v->file && v->start < end && v->end > start && mount_noexec(v->file->f_inode))
+			return true;
+	}
+	return false;
+}
+
 long sys_mprotect(uintptr_t addr, size_t len, int prot)
 {
 	struct mm *mm = current->mm;
@@ -215,7 +239,12 @@ long sys_mprotect(uintptr_t addr, size_t len, int prot)
 	ptl_lock(mm);
 	/* Linux refuses a range with a hole in it: -ENOMEM. */
 	/* The regions keep their files: pages not yet touched still come from them. */
-	r = vma_range_covered(mm, addr, end) ? vma_protect(mm, addr, end, p) : -ENOMEM;
+	if (!vma_range_covered(mm, addr, end))
+		r = -ENOMEM;
+	else if ((p & PROT_EXEC) && maps_noexec_file(mm, addr, end))
+		r = -EACCES;
+	else
+		r = vma_protect(mm, addr, end, p);
 	ptl_unlock(mm);
 	if (r == 0)
 		mm_protect_range(mm, addr, end, p);     /* and one shootdown, before we return */

@@ -27,6 +27,7 @@
 #include "kernel/process/exec.h"
 
 #include "fs/file.h"
+#include "fs/mount.h"
 #include "fs/vfs.h"
 #include "kernel/process/elf.h"
 #include "kernel/process/exec_info.h"
@@ -168,7 +169,9 @@ static const char *basename(const char *path)
 /*
  * Open path for execution: the lookup comes first, before any allocation, so
  * a missing program is -ENOENT even when memory is short. Only a regular
- * file with an execute bit runs (-EACCES otherwise, as in Linux).
+ * file with an execute bit, on a mount without noexec, runs (-EACCES
+ * otherwise, as Linux's do_open_execat()). A script's interpreter and the
+ * script itself both come through here.
  */
 static int exec_open(const char *path, struct file **out)
 {
@@ -177,7 +180,7 @@ static int exec_open(const char *path, struct file **out)
 
 	if (r < 0)
 		return r == -EISDIR ? -EACCES : r;
-	if (!S_ISREG(f->f_inode->i_mode) || !(f->f_inode->i_mode & 0111)) {
+	if (!S_ISREG(f->f_inode->i_mode) || !(f->f_inode->i_mode & 0111) || mount_noexec(f->f_inode)) {
 		fput(f);
 		return -EACCES;
 	}

@@ -18,6 +18,8 @@
 #include "kernel/locking/bkl.h"
 #include "kernel/printk.h"
 #include "kernel/time/timer.h"
+#include "kernel/ksyms.h"
+#include "kernel/x86/trap.h"
 
 /* A task waiting this many ticks of its CPU for a turn is reported: something starves it. */
 #define LATENCY_REPORT_TICKS HZ
@@ -158,20 +160,25 @@ void rq_kick_cpu(int cpu)
 /*
  * What kept the CPU: the task running, and whether it is a BKL holder (which
  * is never preempted, docs/bkl.md) or may be spinning for the BKL with
- * preemption off; so the BKL's state too.
+ * preemption off; so the BKL's state too; and where the tick found it, in
+ * the kernel, which names the long section.
  */
-static void report_starved(int pid, const char *name, uint64_t ticks, struct cpu *c)
+static void report_starved(int pid, const char *name, uint64_t ticks, struct cpu *c, const struct trapframe *tf)
 {
 	struct bkl_state st;
+	uintptr_t off = 0;
+	const char *fn = tf && !trap_from_user(tf) ? ksym_lookup(tf->eip, &off) : NULL;
 
 	bkl_get_state(&st);
 	printk("INFO: task %d (%s) runnable but not picked for %u ticks on CPU %d; running: %d (%s), "
 	       "lock_depth %d; BKL held by %d on CPU %d, %d waiting\n", pid, name, (uint32_t)ticks, c->id,
 	       c->curr->pid, c->curr->name, c->curr->lock_depth, st.owner ? st.owner->pid : -1, st.owner_cpu,
 	       st.waiting);
+	if (fn)
+		printk("INFO: the tick found %d in the kernel at %s+0x%x\n", c->curr->pid, fn, (uint32_t)off);
 }
 
-void rq_report_starved_task(struct runqueue *rq, struct cpu *c)
+void rq_report_starved_task(struct runqueue *rq, struct cpu *c, const struct trapframe *tf)
 {
 	struct task *t;
 	uint64_t ticks = 0;
@@ -191,5 +198,5 @@ void rq_report_starved_task(struct runqueue *rq, struct cpu *c)
 	}
 	spin_unlock(&rq->lock);
 	if (pid >= 0)
-		report_starved(pid, name, ticks, c);
+		report_starved(pid, name, ticks, c, tf);
 }

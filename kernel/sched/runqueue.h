@@ -38,7 +38,8 @@ void rq_kick_cpu(int cpu);
 /* t got its CPU: account the wait. */
 void rq_account_wait(struct task *t);
 /* From the tick: report the oldest waiter of rq if it has waited a second of ticks. Takes the lock. */
-void rq_report_starved_task(struct runqueue *rq, struct cpu *c);
+struct trapframe;
+void rq_report_starved_task(struct runqueue *rq, struct cpu *c, const struct trapframe *tf);
 
 /* ---- kernel/sched/affinity.c ---- */
 

@@ -309,7 +309,7 @@ static void wake_expired_sleepers(struct runqueue *rq)
 }
 
 
-void sched_tick(void)
+void sched_tick(const struct trapframe *tf)
 {
 	struct cpu *c = this_cpu();
 	struct runqueue *rq = &runqueues[c->id];
@@ -317,7 +317,7 @@ void sched_tick(void)
 	if (!c->curr)
 		return;         /* this CPU has not entered the scheduler yet */
 	wake_expired_sleepers(rq);
-	rq_report_starved_task(rq, c);
+	rq_report_starved_task(rq, c, tf);
 	/* Time slice over: if anyone is waiting for this CPU, it is their turn. */
 	if (READ_ONCE(rq->nr_queued) > 0)
 		c->need_resched = true;

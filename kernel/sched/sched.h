@@ -28,7 +28,8 @@ void schedule_until(uint64_t deadline);
 /* How long an idle CPU polls its run queue before it halts, in us (boot word idle_poll_us=N). */
 extern uint32_t idle_poll_us;
 /* Called by the timer interrupt on each CPU. */
-void sched_tick(void);
+struct trapframe;
+void sched_tick(const struct trapframe *tf);
 struct trapframe;
 /* Step 1 of every trap's way back (kernel/x86/trap.c): switch now if asked to and allowed. */
 void sched_preempt_on_trap_exit(struct trapframe *tf);

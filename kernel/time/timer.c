@@ -150,7 +150,7 @@ static void timer_interrupt(struct trapframe *tf)
 		loadavg_tick(c->ticks);
 		console_tick(c->ticks);
 	}
-	sched_tick();
+	sched_tick(tf);
 }
 
 void timer_start_this_cpu(void)

@@ -1,10 +1,11 @@
 """A session of Debian's busybox-static (i386, unmodified) on smpix's shell: boot the initrd that
 `make BUSYBOX=1` builds (build/initrd-busybox.cpio), type everyday commands with busybox's applets
-(by name, or through PATH where smpix has no tool of that name), check what they print, and fail
-on any system call the kernel had to answer -ENOSYS. Then busybox's top, ps, uptime (and mpstat, where
-Debian builds it) beside smpix's own while two workers fight for the BKL: they read the same /proc files
-(docs/time.md) and must show the same numbers. Skipped, with the reason, when busybox could not be
-fetched (Makefile: busybox-maybe, which leaves the reason in build/busybox.unavailable)."""
+(by name, or through PATH where smpix has no tool of that name; mount -o remount,ro and back among
+them), check what they print, and fail on any system call the kernel had to answer -ENOSYS. Then
+busybox's top, ps, uptime (and mpstat, where Debian builds it) beside smpix's own while two workers fight
+for the BKL: they read the same /proc files (docs/time.md) and must show the same numbers. Skipped, with
+the reason, when busybox could not be fetched (Makefile: busybox-maybe, which leaves the reason in
+build/busybox.unavailable)."""
 import os
 import re
 import time
@@ -47,6 +48,15 @@ STEPS = [
      r"hi\nempty\n"),
     ("mount -t devtmpfs", "busybox mount -t devtmpfs dev /tmp/t; busybox ls /tmp/t | busybox grep -x null; "
      "busybox umount /tmp/t", r"null\n"),
+    # A tmpfs (smpix's ramfs) read-only and back: busybox's mount -o remount makes mount(2)'s MS_REMOUNT call.
+    ("mount -o remount,ro and remount,rw",
+     "busybox mount -t tmpfs none /tmp/t; echo a > /tmp/t/f; busybox mount -o remount,ro /tmp/t; "
+     "busybox grep /tmp/t /proc/mounts; busybox touch /tmp/t/g; busybox rm -f /tmp/t/f; "
+     "busybox mount -o remount,rw /tmp/t; busybox grep /tmp/t /proc/mounts; echo b >> /tmp/t/f; "
+     "busybox cat /tmp/t/f; busybox umount /tmp/t",
+     r"none /tmp/t tmpfs ro,relatime 0 0\ntouch: /tmp/t/g: Read-only file system\n"
+     r"rm: can't remove '/tmp/t/f': Read-only file system\n"
+     r"none /tmp/t tmpfs rw,relatime 0 0\na\nb\n"),
     ("ps", "busybox ps", r"PID\s+USER\s+(TIME\s+)?COMMAND\n(.*\n)*\s*1 root .*init\n(.*\n)*.*busybox ps\n"),
     ("dmesg | head", "busybox dmesg | busybox head -n 1", r"\[\s*0\.0+\] smpix .*\n"),
     ("date", "busybox date -u +%Y-%m-%d", r"20\d\d-\d\d-\d\d\n"),

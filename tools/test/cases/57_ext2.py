@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 
 from testlib import INIT_EXIT, record_suite_boot
 
@@ -49,6 +50,10 @@ def make_image(h, label, normal=True, mib=16, marker=None):
         for name in XATTR_FILES:
             with open(os.path.join(src, name), "wb") as f:
                 f.write(b"xattr\n")
+        os.mkdir(os.path.join(src, "relatime"))
+        for name in RELATIME_HOURS:
+            with open(os.path.join(src, "relatime", name), "wb") as f:
+                f.write(b"relatime\n")
     else:
         with open(os.path.join(src, "victim.txt"), "wb") as f:
             f.write(b"victim\n" * 300)
@@ -61,7 +66,24 @@ def make_image(h, label, normal=True, mib=16, marker=None):
     shutil.rmtree(src)
     if normal and not marker:
         with_xattrs_no_large_file(img)
+        with_relatime_times(img)
     return img
+
+
+# attrtest.c's t_relatime_day: hours before now of each file's atime, ctime and mtime
+RELATIME_HOURS = {"old.txt": (25, 26, 27), "fresh.txt": (1, 2, 3)}
+
+
+def with_relatime_times(img):
+    """What utimes cannot make, for attrtest's relatime_day: an atime newer than both the mtime and the
+    ctime (utimes makes the ctime now), 25 hours old in relatime/old.txt (a read must move it: the day's
+    rule) and 1 hour old in relatime/fresh.txt (a read must not)."""
+    part = partition(img)
+    now = int(time.time())
+    debugfs_w(part, [f"sif /relatime/{name} {field} @{now - hours * 3600}"
+                     for name, times in RELATIME_HOURS.items()
+                     for field, hours in zip(("atime", "ctime", "mtime"), times)])
+    put_partition(img, part)
 
 
 XATTR_FILES = ("xattr-own.txt", "xattr-a.txt", "xattr-b.txt")
@@ -153,7 +175,9 @@ def check_inodes(h, name, part, want):
     h.record(name, not problems, "; ".join(problems))
 
 
-ATTRTEST_MIN = 15       # user/tests/attrtest.c's 18 tests; the non-root rules, the mount program and busybox may SKIP
+# user/tests/attrtest.c's 23 tests; the non-root rules, the mount program, busybox, sync (not on a disk) and
+# relatime's day (not on the ext2 image) may SKIP
+ATTRTEST_MIN = 19
 # attrtest.c's OWNED_UID, OWNED_GID and ATIME_MTIME
 OWNED_UID, OWNED_GID, ATIME_MTIME = 70000, 80000, 1200000000
 
@@ -480,7 +504,8 @@ def fuzz_run(h, boots=3, seed=int(os.environ.get("SMPIX_EXT2_FUZZ_SEED", "1"))):
 
 def linux_tmpfs_run(h):
     """attrtest on the Linux reference's own tmpfs (`attrtest --tmpfs DIR`: Debian's kernel in QEMU has no
-    ext2 disk), every test but the mount tools' busybox part: the rules do not depend on the file system."""
+    ext2 disk), every test but the mount tools', sync's (no disk to write through) and relatime's day (no
+    file with a ctime older than its atime): the rules do not depend on the file system."""
     import linuxref
     linuxref.check(h, "linux: attrtest on a tmpfs", "attrtest",
                    linuxref.suite_judge(h, "attrtest", ATTRTEST_MIN, each=True))
