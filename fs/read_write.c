@@ -69,16 +69,20 @@ ssize_t vfs_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 }
 
 /*
- * mount -o sync: a write to a regular file there is on the disk when write()
- * returns, as if the file were opened O_SYNC: the file's own fsync() (its
+ * A file opened O_SYNC or O_DSYNC, or any regular file on a mount -o sync:
+ * its data is on the disk when write() returns. The file's own fsync() (its
  * inode and the device's dirty buffers) after each write, as Linux's
- * generic_write_sync() for IS_SYNC(). An error there is the write's.
+ * generic_write_sync() (O_DSYNC, which O_SYNC includes, or IS_SYNC()). An
+ * error there is the write's. (O_DSYNC need not write the inode; smpix's
+ * fsync always does, which is more than it asks, never less.)
  */
 static ssize_t write_sync(struct file *f, ssize_t written)
 {
 	int r;
 
-	if (written <= 0 || !S_ISREG(f->f_inode->i_mode) || !mount_sync(f->f_inode) || !f->f_op->fsync)
+	if (written <= 0 || !S_ISREG(f->f_inode->i_mode) || !f->f_op->fsync)
+		return written;
+	if (!(f->f_flags & O_DSYNC) && !mount_sync(f->f_inode))
 		return written;
 	r = f->f_op->fsync(f);
 	return r < 0 ? r : written;

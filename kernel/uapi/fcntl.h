@@ -13,6 +13,7 @@
 #define O_APPEND    00002000
 #define O_NONBLOCK  00004000
 #define O_DSYNC     00010000
+#define O_SYNC      04010000    /* Linux's __O_SYNC | O_DSYNC: every O_SYNC open is also O_DSYNC */
 #define O_DIRECT    00040000
 #define O_LARGEFILE 00100000
 #define O_DIRECTORY 00200000

@@ -777,6 +777,31 @@ static void t_sync_mount(void)
 }
 
 /*
+ * O_SYNC and O_DSYNC, on a mount without -o sync: a write through such an
+ * fd returns once the disk was sent its data; through a plain fd to the
+ * same file, it waits in the cache (checked on smpix only, as above).
+ */
+static void t_o_sync(void)
+{
+	static const int flags[] = { O_SYNC, O_DSYNC };
+	int fd;
+
+	SKIP_IF(!on_a_disk(), "%s is not on a disk: nothing to write through", mnt);
+	for (unsigned i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		fd = (int)SYS3(__NR_open, at("osync.bin"), O_WRONLY | O_CREAT | flags[i], 0644);
+		CHECK(fd >= 0);
+		CHECK(kib_out_during_write(fd) >= 64);
+		CHECK(ON_LINUX || vmstat("nr_dirty") == 0);
+		gt_close(fd);
+	}
+	fd = gt_open(at("osync.bin"), O_WRONLY);
+	CHECK(fd >= 0);
+	CHECK(ON_LINUX || (kib_out_during_write(fd) == 0 && vmstat("nr_dirty") > 0));
+	gt_close(fd);
+	CHECK(SYS1(__NR_unlink, at("osync.bin")) == 0);
+}
+
+/*
  * A tmpfs (smpix: ramfs) remounted read-only: every change -EROFS, as ext2
  * (t_remount_ro_rw); not while a file is open for writing (-EBUSY). Reading
  * works; back to read-write, writing does. And a tmpfs mounted -o ro.
@@ -939,6 +964,7 @@ int main(int argc, char **argv)
 	gt_run("nodev", t_nodev);
 	gt_run("noexec", t_noexec);
 	gt_run("sync_mount", t_sync_mount);
+	gt_run("o_sync", t_o_sync);
 	gt_run("tmpfs_remount_ro", t_tmpfs_remount_ro);
 	gt_run("relatime_day", t_relatime_day);
 	gt_run("mount_program", t_mount_program);

@@ -177,7 +177,7 @@ def check_inodes(h, name, part, want):
 
 # user/tests/attrtest.c's 23 tests; the non-root rules, the mount program, busybox, sync (not on a disk) and
 # relatime's day (not on the ext2 image) may SKIP
-ATTRTEST_MIN = 19
+ATTRTEST_MIN = 20
 # attrtest.c's OWNED_UID, OWNED_GID and ATIME_MTIME
 OWNED_UID, OWNED_GID, ATIME_MTIME = 70000, 80000, 1200000000
 
