@@ -12,6 +12,25 @@ from testlib import Session, check
 PROMPT = re.compile(r"^\$ ", re.M)
 
 
+def job_specs(h, s, name):
+    """Two stopped jobs named apart by %string, %?string and %-, listed by jobs -l and -p, as bash."""
+    type_then_keys(s, "sleep 30", ["\x1a"])
+    type_then_keys(s, "sleep 31", ["\x1a"])
+    out = s.run("jobs -l") or ""
+    check(h, f"{name}: jobs -l: number, +/- marks, pid, state, command", out,
+          r"^\[(\d+)\]-\s+(\d+) Stopped\s+sleep 30\n\[(\d+)\]\+\s+(\d+) Stopped\s+sleep 31$")
+    pids = re.findall(r"^\[\d+\][-+]\s+(\d+) ", out, re.M)
+    check(h, f"{name}: jobs -p: the same pids", s.run("jobs -p"), "^" + r"\n".join(pids) + "$" if pids else "^never$")
+    check(h, f"{name}: fg %sleep is ambiguous", s.run("fg %sleep"), r"ambiguous job spec")
+    check(h, f"{name}: bg %?31 continues the one whose command has 31", s.run("bg %?31"), r"^\[\d+\]\+ sleep 31 &$")
+    out = type_then_keys(s, "fg %-", ["\x03"])
+    check(h, f"{name}: fg %- brings the previous job (sleep 30); ^C ends it", out, r"^sleep 30\n(\^C)?\n*$")
+    out = type_then_keys(s, "fg \"%sleep 31\"", ["\x03"])
+    check(h, f"{name}: fg %string brings the one whose command starts so; ^C ends it", out,
+          r"^sleep 31\n(\^C)?\n*$")
+    check(h, f"{name}: no jobs left", s.run("jobs"), r"^$")
+
+
 def type_then_keys(s, line, keys, wait=1.0, timeout=20):
     """Type line, let it start (wait seconds: it has the terminal by then), then send each of keys
     half a second apart: the output from the line's echo to the next prompt, or None."""
@@ -55,6 +74,7 @@ def run(h):
     s.run("sleep 1 &")
     time.sleep(1.5)
     check(h, f"{name}: a finished background job is announced Done", s.run("echo x"), r"^x\n\[1\] Done$|^\[1\] Done\nx$")
+    job_specs(h, s, name)
     problems = s.power_off()
     h.record(f"{name}: power off", not problems, "; ".join(problems))
 

@@ -25,6 +25,7 @@
 
 static char *noted;             /* the command that runs now (jobctl_note) */
 static int current_id;          /* the job fg and bg take without an argument: %+ */
+static int previous_id;         /* the one current before it: %- */
 
 /* ---- naming jobs ------------------------------------------------------------------ */
 
@@ -140,9 +141,23 @@ int job_is_stopped(const struct job *j)
 }
 
 /* "[N]+  Stopped                 cmd", as bash says it. */
+static char job_mark(const struct job *j)
+{
+	return j->id == current_id ? '+' : j->id == previous_id ? '-' : ' ';
+}
+
 static void print_job(const struct job *j, const char *state, const char *tail)
 {
-	fprintf(stderr, "[%d]%c  %-24s%s%s\n", j->id, j->id == current_id ? '+' : ' ', state, j->cmd, tail);
+	fprintf(stderr, "[%d]%c  %-24s%s%s\n", j->id, job_mark(j), state, j->cmd, tail);
+}
+
+/* j becomes the current job (%+), the current one the previous (%-). */
+static void make_current(const struct job *j)
+{
+	if (j->id != current_id) {
+		previous_id = current_id;
+		current_id = j->id;
+	}
 }
 
 static const char *state_of(const struct job *j)
@@ -156,7 +171,7 @@ int jobctl_stopped(struct job *j)
 		j->id = job_new_id();
 	j->background = 1;              /* kept, and never waited for in the foreground until fg */
 	j->notified = 1;
-	current_id = j->id;
+	make_current(j);
 	fputc('\n', stderr);            /* after the ^Z the terminal echoed */
 	print_job(j, state_of(j), "");
 	return 128 + j->stop_sig;
@@ -169,7 +184,7 @@ void jobctl_notify(void)
 	for (j = jobs; j; j = j->next)
 		if (j->id && job_is_stopped(j) && !j->notified) {
 			j->notified = 1;
-			current_id = j->id;
+			make_current(j);
 			print_job(j, state_of(j), "");
 		}
 }
@@ -186,12 +201,44 @@ static struct job *by_id(int id)
 	return NULL;
 }
 
-/* %N, N, %+, %% or nothing (the current job, else the newest): the job, or NULL after saying why. */
+/*
+ * %string: the job whose command starts with string; %?string: the one
+ * whose command contains it. More than one: ambiguous, as bash says.
+ */
+static struct job *by_command(const char *name, const char *spec, int anywhere)
+{
+	struct job *j, *found = NULL;
+	const char *text = spec + 1 + anywhere;
+
+	for (j = jobs; j; j = j->next) {
+		if (!j->id || !(anywhere ? strstr(j->cmd, text) != NULL : !strncmp(j->cmd, text, strlen(text))))
+			continue;
+		if (found) {
+			sh_error("%s: %s: ambiguous job spec", name, spec);
+			return NULL;
+		}
+		found = j;
+	}
+	if (!found)
+		sh_error("%s: %s: no such job", name, spec);
+	return found;
+}
+
+/*
+ * A job spec, as bash reads one: nothing, %%, %+ (the current job, else the
+ * newest), %- (the previous), %N or N, %string, %?string. The job, or NULL
+ * after saying why.
+ */
 static struct job *find_job(const char *name, const char *spec)
 {
 	struct job *j = NULL, *k;
 
-	if (!spec || !strcmp(spec, "%%") || !strcmp(spec, "%+")) {
+	if (spec && spec[0] == '%' && spec[1] && spec[1] != '%' && spec[1] != '+' && spec[1] != '-' &&
+	    (spec[1] < '0' || spec[1] > '9'))
+		return by_command(name, spec, spec[1] == '?');
+	if (spec && !strcmp(spec, "%-")) {
+		j = by_id(previous_id);
+	} else if (!spec || !strcmp(spec, "%%") || !strcmp(spec, "%+")) {
 		j = by_id(current_id);
 		for (k = jobs; !j && k; k = k->next)
 			if (k->id)
@@ -254,20 +301,34 @@ int builtin_bg(int argc, char **argv)
 		sh_error("bg: job %d already in background", j->id);
 		return 0;
 	}
-	current_id = j->id;
+	make_current(j);
 	continue_job(j);
 	j->notified = 0;
 	fprintf(stderr, "[%d]+ %s &\n", j->id, j->cmd);
 	return 0;
 }
 
+/* jobs -l: "[N]+  PID State  cmd", the first process's pid (the group's leader), as bash. */
+static void print_job_long(const struct job *j, const char *state, const char *tail)
+{
+	pid_t pid = j->pids[0] < 0 ? -j->pids[0] : j->pids[0];
+
+	fprintf(stderr, "[%d]%c  %d %-24s%s%s\n", j->id, job_mark(j), (int)pid, state, j->cmd, tail);
+}
+
+/* jobs [-l|-p]: every job, its state, and with -l its pid; -p: the pids alone. */
 int builtin_jobs(int argc, char **argv)
 {
 	struct job *j;
-	int id, top = 0;
+	int id, top = 0, mode = 0;
 
-	(void)argc;
-	(void)argv;
+	if (argc > 1) {
+		if (argc > 2 || (strcmp(argv[1], "-l") && strcmp(argv[1], "-p"))) {
+			sh_error("jobs: usage: jobs [-l|-p]");
+			return 2;
+		}
+		mode = argv[1][1];
+	}
 	while (reap_one(WNOHANG))
 		;
 	for (j = jobs; j; j = j->next)
@@ -276,10 +337,11 @@ int builtin_jobs(int argc, char **argv)
 	for (id = 1; id <= top; id++) {
 		if (!(j = by_id(id)))
 			continue;
-		if (j->left == 0)
-			print_job(j, "Done", "");
+		if (mode == 'p')
+			printf("%d\n", (int)(j->pids[0] < 0 ? -j->pids[0] : j->pids[0]));
 		else
-			print_job(j, state_of(j), job_is_stopped(j) ? "" : " &");
+			(mode == 'l' ? print_job_long : print_job)(j, j->left == 0 ? "Done" : state_of(j),
+								   j->left == 0 || job_is_stopped(j) ? "" : " &");
 		j->notified = 1;
 	}
 	return 0;
