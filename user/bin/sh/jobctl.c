@@ -12,6 +12,7 @@
  */
 #include <signal.h>
 #include <stdio.h>
+#include <termios.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -26,6 +27,8 @@
 static char *noted;             /* the command that runs now (jobctl_note) */
 static int current_id;          /* the job fg and bg take without an argument: %+ */
 static int previous_id;         /* the one current before it: %- */
+static struct termios shell_modes;      /* the terminal's settings the shell reads its lines with */
+static int have_shell_modes;
 
 /* ---- naming jobs ------------------------------------------------------------------ */
 
@@ -189,6 +192,36 @@ void jobctl_notify(void)
 		}
 }
 
+/* ---- the terminal's settings, per job ------------------------------------------------ */
+
+/*
+ * A job may change the terminal's settings (an editor turns echo and
+ * canonical input off) and then stop or be killed: the shell must get its
+ * own back to read the next line, and fg must give the job its own again.
+ * bash's rule: a job that stops keeps its settings for fg and the shell's
+ * are restored; one killed by a signal leaves no settings behind; one that
+ * exits normally leaves its settings as the shell's (so `stty -echo` at the
+ * prompt lasts).
+ */
+void jobctl_keep_modes(void)
+{
+	have_shell_modes = tcgetattr(0, &shell_modes) == 0;
+}
+
+void jobctl_job_left_terminal(struct job *j, int st)
+{
+	if (!sh.tty_owner || !have_shell_modes)
+		return;
+	if (job_is_stopped(j)) {
+		j->has_modes = tcgetattr(0, &j->modes) == 0;
+		tcsetattr(0, TCSADRAIN, &shell_modes);
+	} else if (WIFSIGNALED(st)) {
+		tcsetattr(0, TCSADRAIN, &shell_modes);
+	} else {
+		jobctl_keep_modes();
+	}
+}
+
 /* ---- the builtins ------------------------------------------------------------------ */
 
 static struct job *by_id(int id)
@@ -282,6 +315,8 @@ int builtin_fg(int argc, char **argv)
 	/* The terminal first: continued without it, a job that reads would stop again (SIGTTIN). */
 	if (sh.tty_owner && j->pgid)
 		tcsetpgrp(0, j->pgid);
+	if (sh.tty_owner && j->has_modes)
+		tcsetattr(0, TCSADRAIN, &j->modes);     /* its own settings, as it left them */
 	continue_job(j);
 	j->background = 0;              /* its number stays, should it stop again */
 	return job_wait(j);

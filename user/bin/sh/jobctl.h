@@ -15,6 +15,10 @@ int jobctl_record(struct job *j, int i, int st);
 int job_is_stopped(const struct job *j);
 /* The foreground job j has stopped: keep it as [N], say "Stopped"; the status for $? (128 + signal). */
 int jobctl_stopped(struct job *j);
+/* The terminal's settings now are the shell's own: what it gives back after a job stops or is killed. */
+void jobctl_keep_modes(void);
+/* The foreground job j is back with the shell (stopped, or ended with wait status st): the terminal's settings. */
+void jobctl_job_left_terminal(struct job *j, int st);
 /* Before a prompt: say which background jobs have stopped since the last one. */
 void jobctl_notify(void);
 

@@ -175,6 +175,7 @@ int job_wait(struct job *j)
 	lost = j->left > 0 && !job_is_stopped(j) ? errno : 0;
 	if (sh.tty_owner)
 		tcsetpgrp(0, getpgrp());
+	jobctl_job_left_terminal(j, j->left == 0 ? j->status[j->nprocs - 1] : 0);
 	if (job_is_stopped(j))
 		return jobctl_stopped(j);       /* ^Z: the job waits in the list for fg or bg */
 	if (lost) {

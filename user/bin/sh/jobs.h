@@ -4,6 +4,8 @@
 
 #include <sys/types.h>
 
+#include <termios.h>
+
 struct job {
 	int id;                 /* [N] of a background or stopped job; 0 in the foreground */
 	pid_t pgid;             /* its process group (job control), else 0 */
@@ -16,6 +18,8 @@ struct job {
 	int notified;           /* its stop has been announced */
 	int stop_sig;           /* the signal that stopped it last */
 	char *cmd;              /* what it runs, for jobs, fg and bg (job control only) */
+	struct termios modes;   /* the terminal's settings when it stopped (jobctl.c) */
+	int has_modes;
 	struct job *next;
 };
 

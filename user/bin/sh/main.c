@@ -27,6 +27,7 @@
 
 #include "exec.h"
 #include "input.h"
+#include "jobctl.h"
 #include "jobs.h"
 #include "node.h"
 #include "parse.h"
@@ -128,6 +129,7 @@ static void become_interactive(void)
 		setpgid(0, 0);          /* a session leader (from init) already leads its group */
 		sh.tty_owner = tcsetpgrp(0, getpgrp()) == 0;
 	}
+	jobctl_keep_modes();
 }
 
 /* -c -i -e -x -u -f (+ turns the last four off); the index of the first other argument. */
