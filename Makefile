@@ -413,12 +413,12 @@ endif
 # channels at -smp 2, BENCH_DISK_BOOTS boots of each block-lock era (blk_lock=bkl, global, queue), each
 # BENCH_DISK_ROUNDS rounds of one process, then two on two disks, writing and reading BENCH_DISK_MIB MiB
 # raw; then a BENCH_DISK_FILE_MIB MiB file on ext2. A table, and the target judged (queue's two disks
-# keep their speed, the single locks' do not). About 5 minutes on a loaded 2-core host; make bench runs
+# keep one disk's speed; the single locks' beside it, reported). About 5 minutes on a loaded 2-core host; make bench runs
 # it after the ioctl benchmark (BENCH_DISK=0: not). Results in build/bench/disk.*.
 BENCH_DISK ?= 1
 BENCH_DISK_BOOTS ?= 3
 BENCH_DISK_ROUNDS ?= 3
-BENCH_DISK_MIB ?= 1
+BENCH_DISK_MIB ?= 2
 BENCH_DISK_FILE_MIB ?= 64
 bench-disk: all
 	@PATH="$$PATH:/usr/sbin:/sbin" tools/build/need.sh $(QEMU) $(PYTHON) mke2fs

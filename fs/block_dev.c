@@ -18,6 +18,7 @@
  */
 #include "fs/block_dev.h"
 
+#include "drivers/block/blk_queue.h"
 #include "drivers/block/genhd.h"
 #include "fs/buffer.h"
 #include "fs/file.h"
@@ -28,6 +29,7 @@
 #include "kernel/uapi/fs.h"
 
 #define BDEV_BLOCK 1024         /* the block size of the device files (BLKBSZGET) */
+#define BDEV_READ_RUN 64        /* blocks a read() starts at once: one request's worth (BLK_MAX_SECTORS) */
 
 DEFINE_OWN_MUTEX(bdev_mutex);
 
@@ -75,9 +77,36 @@ static int blkdev_release(struct inode *inode, struct file *f)
 	return 0;
 }
 
+/*
+ * Blocks first..first+n-1 of dev, referenced, in bhs; their reads started
+ * together (ll_rw_block), so the plugged queue merges them into requests of
+ * up to BLK_MAX_SECTORS, and waited for. How many are readable, from the
+ * first: a failed read or a missing buffer ends the run.
+ */
+static uint32_t bread_run(dev_t dev, uint32_t first, uint32_t n, struct buffer_head **bhs)
+{
+	uint32_t got = 0, ok = 0;
+
+	while (got < n && (bhs[got] = getblk(dev, first + got, BDEV_BLOCK)) != NULL)
+		got++;
+	ll_rw_block(READ, (int)got, bhs);
+	while (ok < got) {
+		wait_on_buffer(bhs[ok]);
+		if (!buffer_uptodate(bhs[ok]))
+			break;
+		ok++;
+	}
+	for (uint32_t i = ok; i < got; i++) {
+		wait_on_buffer(bhs[i]);         /* not released with a read in flight */
+		brelse(bhs[i]);
+	}
+	return ok;
+}
+
 static ssize_t blkdev_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 {
 	uint64_t size = bdev_bytes(f);
+	struct buffer_head *bhs[BDEV_READ_RUN];
 	size_t done = 0;
 
 	if (*pos < 0)
@@ -88,20 +117,27 @@ static ssize_t blkdev_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 		n = (size_t)(size - (uint64_t)*pos);
 	while (done < n) {
 		uint64_t at = (uint64_t)*pos;
-		uint32_t off = (uint32_t)(at % BDEV_BLOCK), chunk = BDEV_BLOCK - off;
-		struct buffer_head *bh = bread(file_dev(f), (uint32_t)(at / BDEV_BLOCK), BDEV_BLOCK);
+		uint32_t first = (uint32_t)(at / BDEV_BLOCK), off = (uint32_t)(at % BDEV_BLOCK);
+		uint32_t want = (uint32_t)((off + (n - done) + BDEV_BLOCK - 1) / BDEV_BLOCK);
+		uint32_t got = bread_run(file_dev(f), first, want < BDEV_READ_RUN ? want : BDEV_READ_RUN, bhs);
+		int err = got ? 0 : -EIO;
 
-		if (!bh)
-			return done ? (ssize_t)done : -EIO;
-		if (chunk > n - done)
-			chunk = (uint32_t)(n - done);
-		if (copy_to_user(ubuf + done, bh->b_data + off, chunk) != 0) {
-			brelse(bh);
-			return done ? (ssize_t)done : -EFAULT;
+		for (uint32_t i = 0; i < got; i++) {
+			uint32_t chunk = BDEV_BLOCK - off;
+
+			if (chunk > n - done)
+				chunk = (uint32_t)(n - done);
+			if (!err && copy_to_user(ubuf + done, bhs[i]->b_data + off, chunk) != 0)
+				err = -EFAULT;
+			brelse(bhs[i]);
+			if (err)
+				continue;
+			done += chunk;
+			*pos += chunk;
+			off = 0;
 		}
-		brelse(bh);
-		done += chunk;
-		*pos += chunk;
+		if (err)
+			return done ? (ssize_t)done : err;
 	}
 	return (ssize_t)done;
 }

@@ -28,7 +28,8 @@
 
 #define BH_HASH_SIZE 256                /* chains; a power of two */
 #define BCACHE_DEFAULT_LIMIT (8u << 20) /* bytes of block data before reuse */
-#define SYNC_BATCH 64                   /* buffers written per pass: submitted together, so they merge */
+#define SYNC_BATCH 64                   /* buffers written per pass on the stack, when the heap has no room */
+#define SYNC_BATCH_MAX 16384            /* buffers written per pass from the heap: every dirty one, up to 16 MiB of 1 KiB */
 
 /*
  * The limit the cache starts with: bcache_limit=KIB on the command line, else
@@ -343,11 +344,17 @@ void brelse(struct buffer_head *bh)
 
 /* ---- BH_Lock: the buffer's I/O lock --------------------------------------------------- */
 
-/* A sleep until the disk answers: iowait in /proc/stat, and counted in the load average, as Linux's io_schedule(). */
+/*
+ * A sleep until the disk answers: iowait in /proc/stat, and counted in the
+ * load average, as Linux's io_schedule(). Its I/O may wait in a plugged
+ * queue for more buffers to join it: unplug it first, so that whoever
+ * waits never waits out the plug's delay too (Linux's sync_buffer).
+ */
 void wait_on_buffer(struct buffer_head *bh)
 {
 	if (!buffer_locked(bh))
 		return;
+	blk_unplug_dev(bh->b_dev);
 	cputime_iowait_begin();
 	wait_event(bh->b_wait, !buffer_locked(bh));
 	cputime_iowait_end();
@@ -444,6 +451,27 @@ int sync_dirty_buffer(struct buffer_head *bh)
 	return (bh->b_state & BH_BIT(BH_IOError)) ? -EIO : 0;
 }
 
+void ll_rw_block(int rw, int nr, struct buffer_head **bhs)
+{
+	for (int i = 0; i < nr; i++) {
+		struct buffer_head *bh = bhs[i];
+
+		if (rw == WRITE) {
+			start_write(bh);
+			continue;
+		}
+		/* Cached already, or someone else's I/O on it: the caller's wait_on_buffer() covers that. */
+		if (buffer_uptodate(bh) || test_and_set_bh_bit(bh, BH_Lock))
+			continue;
+		if (buffer_uptodate(bh)) {
+			unlock_buffer(bh);
+			continue;
+		}
+		clear_bh_bit(bh, BH_IOError);
+		start_read(bh);
+	}
+}
+
 /* LAB9: BEGIN collect-dirty */
 /*
  * Up to max dirty buffers that match (dev, any_dev, dirtied before
@@ -477,16 +505,48 @@ static int collect_dirty(struct buffer_head **out, int max, dev_t dev, bool any_
 }
 /* LAB9: END */
 
+static bool bh_before(const struct buffer_head *a, const struct buffer_head *b)
+{
+	return a->b_dev != b->b_dev ? a->b_dev < b->b_dev : a->b_blocknr < b->b_blocknr;
+}
+
 /*
- * Write a batch: submit every write first, then wait for them all, so the
- * elevator can merge neighbouring blocks into one request. 0 or -EIO.
+ * Sort a batch by (device, block): the hash walk collects it in no useful
+ * order, and the elevator merges a buffer only into a request it continues,
+ * so neighbours must arrive one after another. Shell sort (Knuth's gaps): a
+ * batch is at most SYNC_BATCH_MAX, and this needs no memory.
+ */
+static void sort_batch(struct buffer_head **bhs, int n)
+{
+	int gap = 1;
+
+	while (gap < n / 3)
+		gap = 3 * gap + 1;
+	for (; gap > 0; gap /= 3) {
+		for (int i = gap; i < n; i++) {
+			struct buffer_head *bh = bhs[i];
+			int j = i;
+
+			for (; j >= gap && bh_before(bh, bhs[j - gap]); j -= gap)
+				bhs[j] = bhs[j - gap];
+			bhs[j] = bh;
+		}
+	}
+}
+
+/*
+ * Write a batch: submit every write first, in block order, then wait for
+ * them all (Linux's ll_rw_block, then wait_on_buffer each). The first write
+ * plugs the idle disk's queue, the others merge into its request, and the
+ * first wait unplugs it: a run of neighbouring blocks leaves as requests of
+ * BLK_MAX_SECTORS. 0 or -EIO.
  */
 static int write_batch(struct buffer_head **bhs, int n)
 {
 	int err = 0;
 
-	for (int i = 0; i < n; i++)
-		start_write(bhs[i]);
+	sort_batch(bhs, n);
+	ll_rw_block(WRITE, n, bhs);
 	for (int i = 0; i < n; i++) {
 		wait_on_buffer(bhs[i]);
 		if (bhs[i]->b_state & BH_BIT(BH_IOError))
@@ -496,20 +556,50 @@ static int write_batch(struct buffer_head **bhs, int n)
 	return err;
 }
 
-/* Write back what matches until nothing does; passes bounded, as new dirt may keep coming. */
-static int sync_matching(dev_t dev, bool any_dev)
+/*
+ * Collect and write, up to max buffers a pass. A pass must see all of a
+ * run: collect_dirty() walks the hash buckets, so a pass smaller than the
+ * dirty set takes a scattered part of each run, and sorting cannot make
+ * neighbours of blocks it left out. So the batch's array comes from the
+ * heap, as big as asked (at most SYNC_BATCH_MAX), halved while the heap
+ * refuses, SYNC_BATCH on the stack at worst. Passes until nothing matches,
+ * or passes run out (new dirt may keep coming); 0 or -EIO, and the buffers
+ * written in *written.
+ */
+static int write_matching(dev_t dev, bool any_dev, uint64_t older_than_ns, int max, int passes, int *written)
 {
-	struct buffer_head *batch[SYNC_BATCH];
-	int err = 0, n;
+	struct buffer_head *small[SYNC_BATCH], **batch = NULL;
+	int err = 0, n, room = max < SYNC_BATCH_MAX ? max : SYNC_BATCH_MAX;
 
-	for (int pass = 0; pass < 1024; pass++) {
-		n = collect_dirty(batch, SYNC_BATCH, dev, any_dev, 0);
+	while (room > SYNC_BATCH && !(batch = kmalloc((size_t)room * sizeof(*batch))))
+		room /= 2;
+	if (!batch) {
+		batch = small;
+		if (room > SYNC_BATCH)
+			room = SYNC_BATCH;
+	}
+	*written = 0;
+	for (int pass = 0; pass < passes; pass++) {
+		n = collect_dirty(batch, room, dev, any_dev, older_than_ns);
 		if (n == 0)
 			break;
+		*written += n;
 		if (write_batch(batch, n) < 0)
 			err = -EIO;
 	}
+	if (batch != small)
+		kfree(batch);
 	return err;
+}
+
+/* Write back what matches until nothing does: passes the size of every dirty buffer now (a few more come meanwhile). */
+static int sync_matching(dev_t dev, bool any_dev)
+{
+	struct bcache_stats st;
+	int written;
+
+	bcache_get_stats(&st);
+	return write_matching(dev, any_dev, 0, st.dirty + SYNC_BATCH, 1024, &written);
 }
 
 int sync_blockdev(dev_t dev)
@@ -524,11 +614,10 @@ int sync_all_buffers(void)
 
 int bcache_write_old(uint64_t older_than_ns, int max)
 {
-	struct buffer_head *batch[SYNC_BATCH];
-	int n = collect_dirty(batch, max < SYNC_BATCH ? max : SYNC_BATCH, 0, true, older_than_ns);
+	int written;
 
-	write_batch(batch, n);
-	return n;
+	write_matching(0, true, older_than_ns, max, 1, &written);
+	return written;
 }
 
 /* LAB9: BEGIN invalidate-and-stats */

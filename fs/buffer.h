@@ -99,6 +99,15 @@ void get_bh(struct buffer_head *bh);
 void mark_buffer_dirty(struct buffer_head *bh);
 /* Set BH_Uptodate: the caller filled all of b_data itself (after getblk). */
 void set_buffer_uptodate(struct buffer_head *bh);
+/*
+ * Start I/O on nr referenced buffers, READ or WRITE (blk_queue.h), and wait
+ * for none of it: the caller wait_on_buffer()s each, then looks at
+ * BH_Uptodate (a read) or BH_IOError. A read skips buffers already
+ * uptodate or locked; a write skips clean ones. Submitted as one batch, in
+ * the caller's order, so neighbours merge in the plugged queue (Linux's
+ * ll_rw_block).
+ */
+void ll_rw_block(int rw, int nr, struct buffer_head **bhs);
 /* Write bh now if dirty and wait for it: 0 or -EIO. */
 int sync_dirty_buffer(struct buffer_head *bh);
 /* Write every dirty buffer of dev and wait: 0 or -EIO (the first error). */

@@ -1,7 +1,8 @@
 /*
  * The request queue and its elevator (see drivers/block/blk_queue.h): from a
  * buffer to a request the driver can start, merged with its neighbours and
- * sorted so the disk's head sweeps one way.
+ * sorted so the disk's head sweeps one way. When the disk starts is
+ * blk_plug.c's: an idle disk's queue is plugged while its batch arrives.
  */
 #include "drivers/block/blk_queue.h"
 
@@ -34,11 +35,17 @@ void blk_init_queue(struct request_queue *q, void (*request_fn)(struct request_q
 	for (int i = 0; i < BLK_NR_REQUESTS; i++)
 		list_add_tail(&q->pool[i].queuelist, &q->free);
 	q->head_pos = 0;
+	q->nr_queued = q->in_flight = 0;
 	q->plugged = false;
+	list_init(&q->plug_link);
+	q->unplug_delay_ns = BLK_UNPLUG_DELAY_NS;
 	q->request_fn = request_fn;
 	q->name = name;
 	wait_queue_init(&q->rq_wait, "rq_wait");
 	q->nr_requests = q->nr_merges = q->nr_sectors = 0;
+	q->nr_plugs = 0;
+	for (int i = 0; i < BLK_UNPLUG_CAUSES; i++)
+		q->nr_unplugs[i] = 0;
 }
 
 /*
@@ -107,6 +114,7 @@ int elv_add_bh(struct request_queue *q, int rw, uint32_t sector, struct buffer_h
 		if (elv_key(q, list_entry(pos, struct request, queuelist)->sector) > elv_key(q, sector))
 			break;
 	list_insert_between(&rq->queuelist, pos->prev, pos);   /* before pos: the list stays sorted */
+	q->nr_queued++;
 	q->nr_requests++;
 	return 0;
 }
@@ -120,6 +128,8 @@ struct request *blk_fetch_request(struct request_queue *q)
 		return NULL;
 	rq = list_first_entry(&q->queue_head, struct request, queuelist);
 	list_del(&rq->queuelist);
+	q->nr_queued--;
+	q->in_flight++;
 	q->head_pos = rq->sector + rq->nr_sectors;
 	return rq;
 }
@@ -137,6 +147,7 @@ void blk_end_request(struct request_queue *q, struct request *rq, bool uptodate)
 		bh = next;
 	}
 	q->nr_sectors += rq->nr_sectors;
+	q->in_flight--;
 	rq->bh = rq->bhtail = NULL;
 	list_add_tail(&rq->queuelist, &q->free);
 	wake_up(&q->rq_wait);
@@ -153,6 +164,29 @@ static bool bh_sector(const struct gendisk *disk, int partno, const struct buffe
 		return false;
 	*sector = (uint32_t)(p->start_sect + first);
 	return true;
+}
+
+/*
+ * Give bh to the elevator and decide whether the disk starts: Linux 2.6's
+ * __make_request from elv_merge on. A buffer that finds the queue empty and
+ * the disk idle plugs it: its request waits for the rest of its batch. A
+ * plugged queue holding BLK_UNPLUG_THRESH requests has batch enough, and
+ * starts. 1 merged, 0 queued, -EAGAIN no free request. Under queue_lock.
+ */
+static int blk_queue_bh(struct request_queue *q, int rw, uint32_t sector, struct buffer_head *bh, void *disk)
+{
+	int r;
+
+	if (blk_plug_enabled() && q->request_fn && list_empty(&q->queue_head) && q->in_flight == 0)
+		blk_plug_device(q);
+	r = elv_add_bh(q, rw, sector, bh, disk);
+	if (r < 0)
+		__blk_unplug(q, BLK_UNPLUG_WAIT);       /* about to sleep for a request: let the disk free one */
+	else if (!q->plugged && q->request_fn)
+		q->request_fn(q);                       /* starts the disk if it is idle */
+	else if (q->plugged && q->nr_queued >= BLK_UNPLUG_THRESH)
+		__blk_unplug(q, BLK_UNPLUG_THRESH_HIT);
+	return r;
 }
 
 void submit_bh(int rw, struct buffer_head *bh)
@@ -173,9 +207,7 @@ void submit_bh(int rw, struct buffer_head *bh)
 	blk_path_enter();
 	for (;;) {
 		flags = blk_queue_lock(q);
-		r = elv_add_bh(q, rw, sector, bh, disk);
-		if (r >= 0 && !q->plugged && q->request_fn)
-			q->request_fn(q);       /* starts the disk if it is idle */
+		r = blk_queue_bh(q, rw, sector, bh, disk);
 		blk_queue_unlock(q, flags);
 		if (r >= 0)
 			break;

@@ -22,7 +22,8 @@
  * Either way the request ends (blk_end_request) in the interrupt and the
  * next starts there; the requester sleeps on its buffer meanwhile. Channel
  * 1's interrupt goes to CPU 1, so that two disks on two channels are served
- * by two CPUs. /proc/ide says which way each disk goes and counts requests.
+ * by two CPUs. /proc/ide says which way each disk goes and counts requests,
+ * and what each channel's queue merged and plugged.
  *
  * What is missing: LBA48 (disks over 128 GiB), ATAPI (CD-ROMs are skipped),
  * choosing a DMA transfer mode (SET FEATURES; QEMU needs none), and a
@@ -369,6 +370,8 @@ void ide_init(void)
 		ide_init_channel(&channels[i]);
 }
 
+static void proc_show_queues(struct procbuf *pb);
+
 void proc_show_ide(struct procbuf *pb, void *arg)
 {
 	(void)arg;
@@ -383,5 +386,26 @@ void proc_show_ide(struct procbuf *pb, void *arg)
 				       d->dma ? "dma" : "pio", READ_ONCE(d->dma_requests), READ_ONCE(d->pio_requests),
 				       READ_ONCE(d->moved));
 		}
+	}
+	proc_show_queues(pb);
+}
+
+/*
+ * The second table: each channel's request queue (drivers/block/blk_queue.h),
+ * what its elevator and its plug did. Read without the queue's lock, as the
+ * drives' counts are: each number is one word, the row not one instant's.
+ */
+static void proc_show_queues(struct procbuf *pb)
+{
+	procbuf_printf(pb, "\nqueue requests merges sectors plugs unplug_thresh unplug_timer unplug_wait\n");
+	for (int c = 0; c < 2; c++) {
+		const struct request_queue *q = &channels[c].queue;
+
+		if (!q->queue_lock)
+			continue;       /* no drive on the channel: no queue */
+		procbuf_printf(pb, "%s %lu %lu %lu %lu %lu %lu %lu\n", channels[c].name, READ_ONCE(q->nr_requests),
+			       READ_ONCE(q->nr_merges), READ_ONCE(q->nr_sectors), READ_ONCE(q->nr_plugs),
+			       READ_ONCE(q->nr_unplugs[BLK_UNPLUG_THRESH_HIT]), READ_ONCE(q->nr_unplugs[BLK_UNPLUG_TIMER]),
+			       READ_ONCE(q->nr_unplugs[BLK_UNPLUG_WAIT]));
 	}
 }

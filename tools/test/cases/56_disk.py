@@ -22,7 +22,8 @@ KTESTS = ",".join(["blk_elevator_merges_adjacent_buffers", "blk_elevator_sorts_f
                    "bcache_second_bread_is_a_hit", "bcache_counts_references",
                    "bcache_hash_keys_on_device_block_and_size", "bcache_reuses_the_least_recently_released",
                    "bcache_dirty_buffer_reaches_the_disk_on_sync", "bcache_refuses_bad_blocks_and_sizes",
-                   "ide_dma_prd_*"])        # kernel/tests/ide_dma_test.c: 4 (the boot line has 512 bytes)
+                   "ide_dma_prd_*",         # kernel/tests/ide_dma_test.c: 4 (the boot line has 512 bytes)
+                   "blk_plug_*"])           # kernel/tests/blk_plug_test.c: 5
 # drivers/block/ide.c's boot line for each disk: its transfer mode.
 DMA_LINES = [r"^ide: PCI .*, bus master at 0x[0-9a-f]+$", r"^ide: hda: .* on ide0, DMA$", r"^ide: hdc: .* on ide1, DMA$"]
 PIO_LINES = [r"^ide: hda: .* on ide0, PIO$", r"^ide: hdc: .* on ide1, PIO$"]
@@ -77,7 +78,7 @@ def check_image(h, label, hda):
 
 
 def run(h):
-    h.ktests("disk-smp2", tests=KTESTS, cpus=2, min_count=14)
+    h.ktests("disk-smp2", tests=KTESTS, cpus=2, min_count=19)
     # Era 2.6 (smpix's default, a lock per queue), then the same image booted again.
     got = blktest(h, "smp2-queue", cpus=2, patterns=[r"^block: request queues locked by their own locks",
                                                      r"^block: writing \d+ dirty buffers before power off"]
