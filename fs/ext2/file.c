@@ -6,6 +6,7 @@
  */
 #include "fs/ext2/ext2.h"
 
+#include "drivers/block/blk_queue.h"
 #include "fs/file.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/uapi/errno.h"
@@ -27,43 +28,95 @@ static int ext2_file_open(struct inode *inode, struct file *f)
 	return 0;
 }
 
-/* Copy one block's part to the user: 0 or -errno. */
-static int read_chunk(struct inode *inode, uint32_t lb, uint32_t off, char *ubuf, size_t chunk)
-{
-	struct buffer_head *bh;
-	uint32_t block;
-	int r = ext2_bmap(inode, lb, false, &block);
+/*
+ * A read() reads the blocks it covers together, up to READ_RUN at a time:
+ * each one's read is started (ll_rw_block) before the first is waited for,
+ * so the plugged queue merges neighbours into requests of up to 64 KiB
+ * (drivers/block/blk_plug.c). Block by block, bread() waited for each 1 KiB
+ * request alone: 11-15 MB/s for a file against 100 for the raw disk. Linux
+ * 2.6 gets the same from its page cache's read-ahead, which also reads
+ * beyond the read() it serves; smpix reads only what is asked for.
+ */
+#define READ_RUN 64
 
-	if (r < 0)
-		return r;
-	if (block == 0)
-		return copy_to_user(ubuf, zeros + off, chunk) < 0 ? -EFAULT : 0;
-	bh = ext2_bread(EXT2_ISB(inode), block);
+/* Map and start blocks first..first+n-1 of the file: how many are ready to wait for, or -errno. */
+static int start_run(struct inode *inode, uint32_t first, uint32_t n, struct buffer_head **bhs)
+{
+	struct ext2_sb_info *sbi = EXT2_ISB(inode);
+	uint32_t got = 0, block;
+	int r = 0;
+
+	while (got < n) {
+		r = ext2_bmap(inode, first + got, false, &block);
+		if (r < 0)
+			break;
+		bhs[got] = NULL;                /* a hole: zeros, no buffer */
+		if (block != 0 && !(bhs[got] = getblk(sbi->dev, block, sbi->bsize))) {
+			r = -EIO;
+			break;
+		}
+		got++;
+	}
+	for (uint32_t i = 0; i < got; i++)
+		if (bhs[i])
+			ll_rw_block(READ, 1, &bhs[i]);
+	return got ? (int)got : r;
+}
+
+/* Copy one block's part to the user, once its read is over: 0 or -errno. */
+static int copy_block(struct buffer_head *bh, uint32_t off, char *ubuf, size_t chunk)
+{
 	if (!bh)
+		return copy_to_user(ubuf, zeros + off, chunk) < 0 ? -EFAULT : 0;
+	wait_on_buffer(bh);
+	if (!buffer_uptodate(bh))
 		return -EIO;
-	r = copy_to_user(ubuf, bh->b_data + off, chunk) < 0 ? -EFAULT : 0;
-	brelse(bh);
-	return r;
+	return copy_to_user(ubuf, bh->b_data + off, chunk) < 0 ? -EFAULT : 0;
+}
+
+/* Let a run's buffers go; none with a read still in flight. */
+static void release_run(struct buffer_head **bhs, uint32_t from, uint32_t n)
+{
+	for (uint32_t i = from; i < n; i++)
+		if (bhs[i]) {
+			wait_on_buffer(bhs[i]);
+			brelse(bhs[i]);
+		}
 }
 
 static ssize_t ext2_file_read(struct file *f, char *ubuf, size_t count, loff_t *pos)
 {
 	struct inode *inode = f->f_inode;
 	uint32_t bsize = EXT2_ISB(inode)->bsize;
+	struct buffer_head *bhs[READ_RUN];
 	size_t done = 0;
 	int r = 0;
 
 	mutex_lock(&inode->i_mutex);
-	while (*pos < inode->i_size && done < count) {
-		uint32_t off = (uint32_t)(*pos % bsize);
-		size_t chunk = MIN(count - done, (size_t)(bsize - off));
+	while (r == 0 && *pos < inode->i_size && done < count) {
+		loff_t end = MIN(*pos + (loff_t)(count - done), inode->i_size);
+		uint32_t first = (uint32_t)(*pos / bsize);
+		uint32_t want = (uint32_t)MIN((loff_t)READ_RUN, (end - 1) / bsize - first + 1);
+		int n = start_run(inode, first, want, bhs);
+		int i;
 
-		chunk = (size_t)MIN((loff_t)chunk, inode->i_size - *pos);
-		r = read_chunk(inode, (uint32_t)(*pos / bsize), off, ubuf + done, chunk);
-		if (r < 0)
+		if (n < 0) {
+			r = n;
 			break;
-		done += chunk;
-		*pos += chunk;
+		}
+		for (i = 0; i < n && r == 0; i++) {
+			uint32_t off = (uint32_t)(*pos % bsize);
+			size_t chunk = (size_t)MIN((loff_t)(bsize - off), end - *pos);
+
+			r = copy_block(bhs[i], off, ubuf + done, chunk);
+			if (bhs[i])
+				brelse(bhs[i]);
+			if (r == 0) {
+				done += chunk;
+				*pos += chunk;
+			}
+		}
+		release_run(bhs, (uint32_t)i, (uint32_t)n);
 	}
 	mutex_unlock(&inode->i_mutex);
 	return done ? (ssize_t)done : r;
