@@ -96,10 +96,7 @@ static uint32_t bread_run(dev_t dev, uint32_t first, uint32_t n, struct buffer_h
 			break;
 		ok++;
 	}
-	for (uint32_t i = ok; i < got; i++) {
-		wait_on_buffer(bhs[i]);         /* not released with a read in flight */
-		brelse(bhs[i]);
-	}
+	brelse_run(bhs + ok, (int)(got - ok));
 	return ok;
 }
 

@@ -412,13 +412,7 @@ struct buffer_head *bread(dev_t dev, uint32_t block, uint32_t size)
 
 	if (!bh || buffer_uptodate(bh))
 		return bh;
-	lock_buffer(bh);
-	if (buffer_uptodate(bh)) {      /* read by someone else while we waited for the lock */
-		unlock_buffer(bh);
-		return bh;
-	}
-	clear_bh_bit(bh, BH_IOError);
-	start_read(bh);
+	ll_rw_block(READ, 1, &bh);      /* or someone else's read already under way */
 	wait_on_buffer(bh);
 	if (!buffer_uptodate(bh)) {
 		brelse(bh);
@@ -470,6 +464,15 @@ void ll_rw_block(int rw, int nr, struct buffer_head **bhs)
 		clear_bh_bit(bh, BH_IOError);
 		start_read(bh);
 	}
+}
+
+void brelse_run(struct buffer_head **bhs, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (bhs[i]) {
+			wait_on_buffer(bhs[i]);         /* never released with its I/O in flight */
+			brelse(bhs[i]);
+		}
 }
 
 /* LAB9: BEGIN collect-dirty */

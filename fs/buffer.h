@@ -108,6 +108,8 @@ void set_buffer_uptodate(struct buffer_head *bh);
  * ll_rw_block).
  */
 void ll_rw_block(int rw, int nr, struct buffer_head **bhs);
+/* Release n buffers (NULL entries skipped) once no I/O is in flight on them: a run's leftovers. */
+void brelse_run(struct buffer_head **bhs, int n);
 /* Write bh now if dirty and wait for it: 0 or -EIO. */
 int sync_dirty_buffer(struct buffer_head *bh);
 /* Write every dirty buffer of dev and wait: 0 or -EIO (the first error). */

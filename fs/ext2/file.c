@@ -74,16 +74,6 @@ static int copy_block(struct buffer_head *bh, uint32_t off, char *ubuf, size_t c
 	return copy_to_user(ubuf, bh->b_data + off, chunk) < 0 ? -EFAULT : 0;
 }
 
-/* Let a run's buffers go; none with a read still in flight. */
-static void release_run(struct buffer_head **bhs, uint32_t from, uint32_t n)
-{
-	for (uint32_t i = from; i < n; i++)
-		if (bhs[i]) {
-			wait_on_buffer(bhs[i]);
-			brelse(bhs[i]);
-		}
-}
-
 static ssize_t ext2_file_read(struct file *f, char *ubuf, size_t count, loff_t *pos)
 {
 	struct inode *inode = f->f_inode;
@@ -116,7 +106,7 @@ static ssize_t ext2_file_read(struct file *f, char *ubuf, size_t count, loff_t *
 				*pos += chunk;
 			}
 		}
-		release_run(bhs, (uint32_t)i, (uint32_t)n);
+		brelse_run(bhs + i, n - i);
 	}
 	mutex_unlock(&inode->i_mutex);
 	return done ? (ssize_t)done : r;

@@ -193,40 +193,10 @@ static void t_two_disks_two_cpus(void)
 	CHECK(gt_wait(b) == 0);
 }
 
-/*
- * Field k (0: the name) of the line of /proc/ide that starts with "name ":
- * drivers/block/ide.c's drive lines (hdc ide1 dma dma_requests pio_requests
- * sectors) and queue lines (ide1 requests merges sectors plugs unplug_thresh
- * unplug_timer unplug_wait). -1 if there is none.
- */
-static long ide_field(const char *name, int k)
-{
-	static char text[1024];
-	long n = gt_read_file("/proc/ide", text, sizeof(text) - 1);
-	size_t len = strlen(name);
-
-	if (n <= 0)
-		return -1;
-	text[n] = 0;
-	for (const char *p = text; *p; p++) {
-		if ((p != text && p[-1] != '\n') || strncmp(p, name, len) != 0 || p[len] != ' ')
-			continue;
-		for (int field = 0; field < k; field++) {
-			while (*p && *p != ' ' && *p != '\n')
-				p++;
-			if (*p != ' ')
-				return -1;
-			p++;
-		}
-		return *p >= '0' && *p <= '9' ? atoi(p) : -1;
-	}
-	return -1;
-}
-
 /* Requests hdc has been sent, both ways. */
 static long hdc_requests(void)
 {
-	return ide_field("hdc", 3) + ide_field("hdc", 4);
+	return gt_ide_field("hdc", 3) + gt_ide_field("hdc", 4);
 }
 
 /*
@@ -245,11 +215,11 @@ static long hdc_requests(void)
 static void t_sequential_run_merges(void)
 {
 	long blocks = TWO_DISK_LEN / KIB, most = TWO_DISK_LEN / (64 * KIB), at = 4096 * KIB;
-	long before, wrote, read, plugs = ide_field("ide1", 4);
+	long before, wrote, read, plugs = gt_ide_field("ide1", 4);
 	int fd = gt_open("/dev/hdc", O_RDWR);
 
 	CHECK(fd >= 0);
-	CHECK(ide_field("ide1", 1) >= 0);       /* the queue's line is there */
+	CHECK(gt_ide_field("ide1", 1) >= 0);       /* the queue's line is there */
 	fill(buf, TWO_DISK_LEN, at, 7);
 	CHECK(pwrite_all(fd, buf, TWO_DISK_LEN, at) == TWO_DISK_LEN);
 	before = hdc_requests();
@@ -261,10 +231,10 @@ static void t_sequential_run_merges(void)
 	read = hdc_requests() - before;
 	CHECK(same(back, TWO_DISK_LEN, at, 7));
 	printf("blktest: %ld blocks written in %ld requests, read in %ld (hdc); ide1 plugged %ld times\n",
-	       blocks, wrote, read, ide_field("ide1", 4) - plugs);
+	       blocks, wrote, read, gt_ide_field("ide1", 4) - plugs);
 	CHECK(wrote >= 1 && wrote <= blocks / 16);
 	CHECK(read >= 1 && read <= most + 1);
-	CHECK(ide_field("ide1", 4) > plugs);
+	CHECK(gt_ide_field("ide1", 4) > plugs);
 	gt_close(fd);
 }
 

@@ -208,6 +208,36 @@ static inline long gt_read_file(const char *path, char *buf, size_t size)
 	return total;
 }
 
+/*
+ * Field k (0: the name) of the line of /proc/ide that starts with "name ":
+ * drivers/block/ide.c's drive lines (hdc ide1 dma dma_requests pio_requests
+ * sectors) and queue lines (ide1 requests merges sectors plugs unplug_thresh
+ * unplug_timer unplug_wait). -1 if there is none.
+ */
+static inline long gt_ide_field(const char *name, int k)
+{
+	static char text[1024];
+	long n = gt_read_file("/proc/ide", text, sizeof(text) - 1);
+	size_t len = strlen(name);
+
+	if (n <= 0)
+		return -1;
+	text[n] = 0;
+	for (const char *p = text; *p; p++) {
+		if ((p != text && p[-1] != '\n') || strncmp(p, name, len) != 0 || p[len] != ' ')
+			continue;
+		for (int field = 0; field < k; field++) {
+			while (*p && *p != ' ' && *p != '\n')
+				p++;
+			if (*p != ' ')
+				return -1;
+			p++;
+		}
+		return *p >= '0' && *p <= '9' ? atoi(p) : -1;
+	}
+	return -1;
+}
+
 /* s written to an existing file (a /proc/sys knob): write()'s answer, or -errno. */
 static inline long gt_write_file(const char *path, const char *s)
 {
