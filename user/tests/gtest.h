@@ -233,7 +233,11 @@ static inline long gt_ide_field(const char *name, int k)
 				return -1;
 			p++;
 		}
-		return *p >= '0' && *p <= '9' ? atoi(p) : -1;
+		if (*p < '0' || *p > '9')
+			return -1;
+		for (n = 0; *p >= '0' && *p <= '9'; p++)        /* no atoi: this header builds for glibc too */
+			n = n * 10 + (*p - '0');
+		return n;
 	}
 	return -1;
 }
