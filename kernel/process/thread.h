@@ -49,6 +49,7 @@ struct thread_group {
 	/* ---- CPU time (kernel/time/cputime.c), under proc_lock ---- */
 	struct task_cputime exited_time;        /* of its threads that have exited */
 	struct task_cputime children_time;      /* of the children it has reaped, with theirs */
+	struct prev_cputime shown_self, shown_children;        /* what times() and getrusage() last said */
 	/* ---- interval timers: the process's, not a thread's (kernel/time/itimer.c, its lock) ---- */
 	struct itimers itimers;
 };

@@ -102,3 +102,31 @@ KTEST(cputime_bkl_spin_matches_bkl_wait)
 }
 
 #endif /* CONFIG_BKL */
+
+/*
+ * A sum's user time never goes back. Before: 1 s, all user (100 user ticks).
+ * A child reaped then adds 10 ms and 5 system ticks: split alone, the sum
+ * says user 0.962 s, less than before, and a shell's `time` subtracting two
+ * times() would print a negative user time. Split monotonic, user stays at
+ * 1 s and system takes the new 10 ms; user + system is still the runtime.
+ */
+KTEST(cputime_split_never_goes_back)
+{
+	struct task_cputime before = { .runtime_ns = 1000000000ULL, .ticks = { .user = 100 } };
+	struct task_cputime after = { .runtime_ns = 1010000000ULL, .ticks = { .user = 100, .system = 5 } };
+	struct prev_cputime shown = { 0 };
+	struct cputime_split plain, s;
+
+	cputime_split_monotonic(&before, &shown, &s);
+	KT_ASSERT(s.user_ns == 1000000000ULL && s.system_ns == 0);
+	cputime_split(&after, &plain);
+	KT_ASSERT(plain.user_ns < 1000000000ULL);       /* the plain split does go back */
+	cputime_split_monotonic(&after, &shown, &s);
+	KT_ASSERT(s.user_ns == 1000000000ULL);
+	KT_ASSERT(s.system_ns == 10000000ULL);
+	/* And the other way: more user ticks later must not take system back either. */
+	after.runtime_ns += 1000000000ULL;
+	after.ticks.user += 1000;
+	cputime_split_monotonic(&after, &shown, &s);
+	KT_ASSERT(s.system_ns >= 10000000ULL && s.user_ns + s.system_ns == after.runtime_ns);
+}

@@ -148,6 +148,28 @@ void cputime_split(const struct task_cputime *t, struct cputime_split *out)
 	out->bkl_ns = scale(t->runtime_ns, t->ticks.bkl, ticks);
 }
 
+void cputime_split_monotonic(const struct task_cputime *t, struct prev_cputime *prev, struct cputime_split *out)
+{
+	uint64_t rt = t->runtime_ns;
+
+	cputime_split(t, out);
+	/* runtime_ns only grows, so rt >= prev's user + system: both can be kept from going back. */
+	if (rt < prev->user_ns + prev->system_ns) {
+		out->user_ns = prev->user_ns;
+		out->system_ns = prev->system_ns;
+		return;
+	}
+	if (out->system_ns < prev->system_ns)
+		out->system_ns = prev->system_ns;
+	out->user_ns = rt - out->system_ns;
+	if (out->user_ns < prev->user_ns) {
+		out->user_ns = prev->user_ns;
+		out->system_ns = rt - out->user_ns;
+	}
+	prev->user_ns = out->user_ns;
+	prev->system_ns = out->system_ns;
+}
+
 /* ---- a task's life ------------------------------------------------------------------------ */
 
 void cputime_thread_exit(struct task *t)

@@ -52,6 +52,18 @@ struct cputime_split {
 	uint64_t user_ns, system_ns, spin_ns, bkl_ns;
 };
 
+/*
+ * The user and system times last shown for one running sum (a group's own,
+ * its children's). A sum's split moves with its ticks: a child reaped with
+ * little runtime but a few system ticks shifts the whole sum's share toward
+ * system, and its user time would go down. Linux's cputime_adjust() keeps
+ * both from ever going back, so that times() read twice never subtracts to
+ * less than zero; so does cputime_split_monotonic() with this.
+ */
+struct prev_cputime {
+	uint64_t user_ns, system_ns;
+};
+
 /* What a CPU is waiting for in a spin loop, for the tick to see (struct cpu's spinning). */
 enum spinning {
 	SPINNING_NONE,
@@ -74,6 +86,8 @@ void cputime_of_group(const struct task *t, struct task_cputime *out);
 /* The children t's group has reaped, with their own reaped children. proc_lock held. */
 void cputime_of_children(const struct task *t, struct task_cputime *out);
 void cputime_split(const struct task_cputime *t, struct cputime_split *out);
+/* cputime_split(), with user and system never below what prev last gave (and prev updated). prev's lock held. */
+void cputime_split_monotonic(const struct task_cputime *t, struct prev_cputime *prev, struct cputime_split *out);
 
 /* ---- a task's life (kernel/process/) ---- */
 

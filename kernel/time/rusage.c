@@ -33,14 +33,21 @@ static void set_timeval(int32_t *sec, int32_t *usec, uint64_t ns)
 	*usec = (int32_t)(ns % 1000000000ULL / 1000);
 }
 
+static void fill_rusage_split(struct rusage32 *ru, const struct cputime_split *split)
+{
+	const struct cputime_split s = *split;
+
+	*ru = (struct rusage32){ 0 };
+	set_timeval(&ru->utime_sec, &ru->utime_usec, s.user_ns);
+	set_timeval(&ru->stime_sec, &ru->stime_usec, s.system_ns);
+}
+
 static void fill_rusage(struct rusage32 *ru, const struct task_cputime *t)
 {
 	struct cputime_split s;
 
 	cputime_split(t, &s);
-	*ru = (struct rusage32){ 0 };
-	set_timeval(&ru->utime_sec, &ru->utime_usec, s.user_ns);
-	set_timeval(&ru->stime_sec, &ru->stime_usec, s.system_ns);
+	fill_rusage_split(ru, &s);
 }
 
 void rusage_of_zombie(const struct task *c, struct rusage32 *ru)
@@ -70,25 +77,30 @@ uint64_t cputime_clock_ns(bool thread)
 long sys_getrusage(int who, void *uru)
 {
 	struct task_cputime t;
+	struct cputime_split s;
 	struct rusage32 ru;
 
 	switch (who) {
 	case RUSAGE_THREAD:
 		cputime_of_task(current, &t);
+		cputime_split(&t, &s);
 		break;
 	case RUSAGE_SELF:
 	case RUSAGE_CHILDREN:
 		spin_lock(&proc_lock);
-		if (who == RUSAGE_SELF)
+		if (who == RUSAGE_SELF) {
 			cputime_of_group(current, &t);
-		else
+			cputime_split_monotonic(&t, &current->group->shown_self, &s);
+		} else {
 			cputime_of_children(current, &t);
+			cputime_split_monotonic(&t, &current->group->shown_children, &s);
+		}
 		spin_unlock(&proc_lock);
 		break;
 	default:
 		return -EINVAL;
 	}
-	fill_rusage(&ru, &t);
+	fill_rusage_split(&ru, &s);
 	if (copy_to_user(uru, &ru, sizeof(ru)) < 0)
 		return -EFAULT;
 	return 0;
@@ -103,9 +115,9 @@ long sys_times(void *ubuf)
 	spin_lock(&proc_lock);
 	cputime_of_group(current, &self);
 	cputime_of_children(current, &children);
+	cputime_split_monotonic(&self, &current->group->shown_self, &s);
+	cputime_split_monotonic(&children, &current->group->shown_children, &c);
 	spin_unlock(&proc_lock);
-	cputime_split(&self, &s);
-	cputime_split(&children, &c);
 	int32_t tms[4] = { (int32_t)(s.user_ns / NS_PER_TICK), (int32_t)(s.system_ns / NS_PER_TICK),
 			   (int32_t)(c.user_ns / NS_PER_TICK), (int32_t)(c.system_ns / NS_PER_TICK) };
 
