@@ -212,8 +212,8 @@ static long hdc_requests(void)
  * flight even unplugged (5 requests), and on a loaded host fsync's batch
  * was seen split into 7, once into 34: a vCPU the host stops mid-batch lets
  * the emulated disk finish, and each later buffer then finds it idle. The
- * host can only add splits, so the write is tried up to three times and
- * judged on its best.
+ * host can only add splits, so the write and the read are each tried up to
+ * three times and judged on their best.
  */
 static void t_sequential_run_merges(void)
 {
@@ -237,11 +237,20 @@ static void t_sequential_run_merges(void)
 		if (wrote < 1 || n < wrote)
 			wrote = n;
 	}
-	SYS2(__NR_ioctl, fd, BLKFLSBUF);
-	before = hdc_requests();
-	CHECK(pread_all(fd, back, TWO_DISK_LEN, at) == TWO_DISK_LEN);
-	read = hdc_requests() - before;
-	CHECK(same(back, TWO_DISK_LEN, at, 7));
+	read = -1;
+	for (int attempt = 0; attempt < 3 && (read < 1 || read > most + 1); attempt++) {
+		long n;
+
+		SYS2(__NR_ioctl, fd, BLKFLSBUF);
+		before = hdc_requests();
+		CHECK(pread_all(fd, back, TWO_DISK_LEN, at) == TWO_DISK_LEN);
+		n = hdc_requests() - before;
+		CHECK(same(back, TWO_DISK_LEN, at, 7));
+		if (attempt > 0)
+			printf("blktest: read again (the last went in %ld requests)\n", read);
+		if (read < 1 || n < read)
+			read = n;
+	}
 	printf("blktest: %ld blocks written in %ld requests, read in %ld (hdc); ide1 plugged %ld times\n",
 	       blocks, wrote, read, gt_ide_field("ide1", 4) - plugs);
 	CHECK(wrote >= 1 && wrote <= blocks / 16);
