@@ -31,8 +31,15 @@
 #include "kernel/locking/atomic.h"
 #include "kernel/uapi/errno.h"
 
-/* Attach f's ends to the FIFO's pipe, making the pipe if this is the first open. */
-static int fifo_attach(struct inode *inode, struct file *f, struct pipe **out)
+/*
+ * Attach f's ends to the FIFO's pipe, making the pipe if this is the first
+ * open. The counts of opens so far, in *seen (readers, writers), are taken
+ * under the pipe's lock with our own attach: read after it, a partner that
+ * opened, wrote and closed in between would be counted as seen, and its
+ * open never waited for (Linux's wait_for_partner() compares against
+ * r_counter/w_counter read under pipe->mutex too).
+ */
+static int fifo_attach(struct inode *inode, struct file *f, struct pipe **out, unsigned seen[2])
 {
 	unsigned acc = f->f_flags & O_ACCMODE;
 	struct pipe *p;
@@ -68,6 +75,8 @@ static int fifo_attach(struct inode *inode, struct file *f, struct pipe **out)
 		p->writers++;
 		p->writer_opens++;
 	}
+	seen[0] = p->reader_opens;
+	seen[1] = p->writer_opens;
 	mutex_unlock(&p->mutex);
 	mutex_unlock(&inode->i_mutex);
 	wake_up(&p->open_wait);
@@ -108,22 +117,20 @@ static int fifo_open(struct inode *inode, struct file *f)
 {
 	unsigned acc = f->f_flags & O_ACCMODE;
 	bool nonblock = f->f_flags & O_NONBLOCK;
-	unsigned readers_seen, writers_seen;
+	unsigned seen[2];               /* reader_opens, writer_opens as of our attach */
 	struct pipe *p;
 	int r;
 
-	r = fifo_attach(inode, f, &p);
+	r = fifo_attach(inode, f, &p, seen);
 	if (r < 0)
 		return r;
 	f->private_data = p;
-	readers_seen = READ_ONCE(p->reader_opens);
-	writers_seen = READ_ONCE(p->writer_opens);
 	if (acc == O_RDONLY && !nonblock)
 		r = wait_event_interruptible(p->open_wait, READ_ONCE(p->writers) > 0 ||
-					     READ_ONCE(p->writer_opens) != writers_seen);
+					     READ_ONCE(p->writer_opens) != seen[1]);
 	else if (acc == O_WRONLY)
 		r = wait_event_interruptible(p->open_wait, READ_ONCE(p->readers) > 0 ||
-					     READ_ONCE(p->reader_opens) != readers_seen);
+					     READ_ONCE(p->reader_opens) != seen[0]);
 	if (r < 0)
 		fifo_detach(p, f);      /* the open fails: file_open_inode frees f */
 	return r;
