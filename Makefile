@@ -43,8 +43,9 @@ endif
 KLDFLAGS := -m elf_i386 -nostdlib -z noexecstack --no-warn-rwx-segments
 
 # Every .c and .S under kernel/, drivers/ and fs/ (each subsystem in its folder; see README's map).
+# (Not kernel/x86/vdso/: that is user-mode code, linked on its own below.)
 KSRCS := $(wildcard boot/*.S) \
-	$(shell find kernel drivers fs \( -name '*.c' -o -name '*.S' \) | LC_ALL=C sort)
+	$(shell find kernel drivers fs \( -name '*.c' -o -name '*.S' \) -not -path 'kernel/x86/vdso/*' | LC_ALL=C sort)
 KOBJS := $(patsubst %,$(BUILD)/%.o,$(KSRCS))
 
 all: $(BUILD)/kernel.elf $(BUILD)/initrd.cpio
@@ -69,6 +70,18 @@ $(BUILD)/%.S.o: %.S | build-tools
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  AS      $<")
 	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
+
+# The vsyscall page (kernel/x86/sysenter.c): user-mode code linked as the shared object
+# linux-gate.so.1 at the page's address, whose bytes vdso_image.S carries into the kernel.
+VDSO_SO := $(BUILD)/vdso/linux-gate.so
+$(VDSO_SO): kernel/x86/vdso/linux-gate.S kernel/x86/vdso/linux-gate.lds kernel/x86/vdso.h | build-tools
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  VDSO    $@")
+	$(Q)$(CC) -m32 -I. -c kernel/x86/vdso/linux-gate.S -o $(BUILD)/vdso/linux-gate.o
+	$(Q)$(LD) -m elf_i386 -shared -soname=linux-gate.so.1 --hash-style=both --eh-frame-hdr \
+		-z max-page-size=4096 -T kernel/x86/vdso/linux-gate.lds $(BUILD)/vdso/linux-gate.o -o $@
+$(BUILD)/kernel/x86/vdso_image.S.o: $(VDSO_SO)
+$(BUILD)/kernel/x86/vdso_image.S.o: KCFLAGS += -DVDSO_SO='"$(VDSO_SO)"'
 
 # ---- user programs, in the initrd's /bin and /sbin -------------------------------------
 # Built with the host compiler as static i386 executables loaded at 0x08048000

@@ -392,6 +392,7 @@ void proc_show_syscalls(struct procbuf *pb, void *arg)
 	procbuf_printf(pb, "# no BKL (era 2.6.39): no call runs under it\n");
 #endif
 	procbuf_printf(pb, "# unknown numbers called: %u\n", syscall_unknown_count());
+	procbuf_printf(pb, "# entered by sysenter (the vsyscall page), not int $0x80: %u\n", syscall_sysenter_count());
 	procbuf_printf(pb, "%3s %-20s %s %-6s %10s\n", "nr", "name", "n", "flags", "calls");
 	for (unsigned nr = 0; nr < NR_SYSCALLS; nr++)
 		for (unsigned i = 0; i < syscall_table_len; i++)

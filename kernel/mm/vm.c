@@ -11,6 +11,7 @@
 #include "kernel/multiboot.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "kernel/x86/vdso.h"
 #include "kernel/x86/x86.h"
 
 #define CR4_PSE 0x10
@@ -63,6 +64,7 @@ void vm_init(void)
 	direct_map_end = compute_direct_map_end();
 	for (physaddr_t pa = 0; pa < direct_map_end; pa += BIG_PAGE_SIZE)
 		kernel_pgdir[PDX(KERNEL_BASE + pa)] = pa | PTE_P | PTE_W | PTE_PS | global;
+	vdso_map();                     /* the vsyscall page: in the kernel half every process copies */
 	vm_init_ap();
 	printk("vm: direct map of %u MiB at %08x, ioremap window at %08x\n",
 	       direct_map_end >> 20, KERNEL_BASE, IOREMAP_BASE);

@@ -43,6 +43,7 @@
 #include "kernel/sched/task.h"
 #include "kernel/signal/signal.h"
 #include "kernel/uapi/auxv.h"
+#include "kernel/x86/vdso.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/uapi/fcntl.h"
 #include "kernel/uapi/limits.h"
@@ -52,7 +53,7 @@
 #include "kernel/x86/trap.h"
 #include "kernel/x86/x86.h"
 
-#define NAUX 11                         /* auxv pairs we write, AT_NULL included */
+#define NAUX 13                         /* auxv pairs we write, AT_NULL included */
 #define SCRIPT_LINE_MAX 128             /* a "#!" line longer than this is cut, as Linux 2.6 did */
 #define SCRIPT_DEPTH_MAX 4              /* scripts running scripts: then -ELOOP (Linux's limit) */
 
@@ -124,7 +125,10 @@ static int build_stack(struct mm *mm, const struct exec_args *a, const struct el
 	const uint32_t aux[2 * NAUX] = {
 		AT_PHDR, info->phdr, AT_PHENT, sizeof(struct elf32_phdr), AT_PHNUM, info->phnum,
 		AT_PAGESZ, PAGE_SIZE, AT_ENTRY, info->entry, AT_UID, 0, AT_EUID, 0, AT_GID, 0,
-		AT_EGID, 0, AT_RANDOM, random, AT_NULL, 0,
+		AT_EGID, 0, AT_RANDOM, random,
+		/* The vsyscall page, where this CPU has sysenter: glibc then makes its calls there. */
+		vdso_available() ? AT_SYSINFO : AT_IGNORE, VDSO_VSYSCALL,
+		vdso_available() ? AT_SYSINFO_EHDR : AT_IGNORE, VDSO_BASE, AT_NULL, 0,
 	};
 
 	if (!v)

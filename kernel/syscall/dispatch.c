@@ -17,6 +17,7 @@
 #include "kernel/trace/trace.h"
 #include "kernel/uapi/errno.h"
 #include "kernel/x86/trap.h"
+#include "kernel/x86/vdso.h"
 
 typedef long (*syscall_call6_t)(uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
 
@@ -31,6 +32,7 @@ static bool bkl_every_syscall __read_mostly;
  */
 struct syscall_row {
 	uint32_t calls[NR_SYSCALLS + 1];
+	uint32_t by_sysenter;           /* of them, entered by sysenter rather than int $0x80 */
 } __cacheline_aligned;
 static struct syscall_row rows[MAX_CPUS];
 /* Bit n set: "syscall n is not implemented" has been logged (once per number per boot). */
@@ -82,10 +84,14 @@ static void log_enosys(uint32_t nr, const struct syscall_desc *d)
 }
 
 /* Preemption off, so the count lands in the row of the CPU we are on (Linux's this_cpu_inc). */
-static inline __attribute__((always_inline)) void count_call(unsigned slot)
+static inline __attribute__((always_inline)) void count_call(unsigned slot, const struct trapframe *tf)
 {
+	struct syscall_row *row;
+
 	preempt_disable();
-	rows[cpu_id()].calls[slot]++;
+	row = &rows[cpu_id()];
+	row->calls[slot]++;
+	row->by_sysenter += tf->err == SYSENTER_FRAME;
 	preempt_enable();
 }
 
@@ -106,12 +112,12 @@ void syscall_dispatch(struct trapframe *tf)
 	long r;
 
 	if (!d) {
-		count_call(NR_SYSCALLS);
+		count_call(NR_SYSCALLS, tf);
 		log_enosys(nr, NULL);
 		tf->eax = (uint32_t)-ENOSYS;
 		return;
 	}
-	count_call(nr);
+	count_call(nr, tf);
 	if (!d->fn) {
 		log_enosys(nr, d);
 		tf->eax = (uint32_t)-ENOSYS;
@@ -139,6 +145,15 @@ void syscall_dispatch(struct trapframe *tf)
 unsigned syscall_count(unsigned nr)
 {
 	return nr < NR_SYSCALLS ? sum_rows(nr) : 0;
+}
+
+unsigned syscall_sysenter_count(void)
+{
+	unsigned n = 0;
+
+	for (int c = 0; c < MAX_CPUS; c++)
+		n += READ_ONCE(rows[c].by_sysenter);
+	return n;
 }
 
 unsigned syscall_unknown_count(void)

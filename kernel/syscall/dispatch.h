@@ -36,6 +36,8 @@ void syscall_dispatch(struct trapframe *tf);
 unsigned syscall_count(unsigned nr);
 /* Calls of numbers the table does not know. */
 unsigned syscall_unknown_count(void);
+/* Calls entered by sysenter (the vsyscall page, kernel/x86/sysenter.c), on every CPU together. */
+unsigned syscall_sysenter_count(void);
 /* True when bkl=syscalls asked for every call under the BKL. */
 bool syscall_all_under_bkl(void);
 

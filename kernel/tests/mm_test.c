@@ -5,6 +5,7 @@
 #include "kernel/mm/pmm.h"
 #include "kernel/tests/ktest_memory.h"
 #include "kernel/uapi/errno.h"
+#include "kernel/x86/vdso.h"
 
 #define TEXT USER_TEXT_BASE
 
@@ -25,6 +26,11 @@ static struct mm *make_image(void)
 	return mm;
 }
 
+/*
+ * The kernel half is the kernel's, shared, and out of user mode's reach,
+ * but for one page: the vsyscall page (kernel/x86/sysenter.c), read-only,
+ * the only user entry of the page table of the last 4 MiB.
+ */
 KTEST(mm_kernel_half_shared_and_not_user)
 {
 	struct mm *mm = mm_create();
@@ -32,7 +38,14 @@ KTEST(mm_kernel_half_shared_and_not_user)
 	KT_ASSERT(mm != NULL);
 	for (int i = PDX(USER_TOP); i < 1024; i++) {
 		KT_ASSERT_EQ(mm->pgdir[i], kernel_pgdir[i]);
-		KT_ASSERT(!(mm->pgdir[i] & PTE_U));
+		KT_ASSERT(!(mm->pgdir[i] & PTE_U) || (vdso_available() && i == (int)PDX(VDSO_BASE)));
+	}
+	if (vdso_available()) {
+		const pte_t *pt = P2V(PTE_ADDR(kernel_pgdir[PDX(VDSO_BASE)]));
+
+		for (int j = 0; j < 1024; j++)
+			KT_ASSERT_EQ(pt[j] & (PTE_P | PTE_U | PTE_W),
+				     j == (int)PTX(VDSO_BASE) ? (uint32_t)(PTE_P | PTE_U) : 0u);
 	}
 	for (int i = 0; i < (int)PDX(USER_TOP); i++)
 		KT_ASSERT_EQ(mm->pgdir[i], 0);

@@ -3,6 +3,7 @@
 
 #include "kernel/cpu.h"
 #include "kernel/lib/string.h"
+#include "kernel/x86/vdso.h"
 
 #define ACC_PRESENT 0x80
 #define ACC_DPL3    0x60
@@ -49,4 +50,5 @@ void gdt_init_cpu(struct cpu *c)
 		"movw %w3, %%gs\n xorl %%eax, %%eax\n movw %%ax, %%fs\n"
 		: : "i"(KERNEL_CS), "r"(KERNEL_DS), "r"(USER_DS), "r"(PERCPU_SEL) : "eax", "memory");
 	__asm__ volatile("ltr %w0" : : "r"(TSS_SEL));
+	sysenter_init_cpu(c);           /* its stack pointer is this TSS's esp0 */
 }

@@ -14,6 +14,7 @@
 #include "kernel/syscall/dispatch.h"
 #include "kernel/time/timer.h"
 #include "kernel/trace/trace.h"
+#include "kernel/x86/vdso.h"
 #include "kernel/x86/x86.h"
 
 static const char *const exception_names[32] = {
@@ -133,7 +134,9 @@ void trap_dispatch(struct trapframe *tf)
 	bool irq = false;
 
 	if (tf->trapno == T_SYSCALL) {
-		syscall_dispatch(tf);           /* kernel/syscall/dispatch.c: the table, the BKL, the call */
+		/* Entered by sysenter: the sixth argument is still on the user's stack (sysenter.c). */
+		if (tf->err != SYSENTER_FRAME || sysenter_fetch_arg6(tf))
+			syscall_dispatch(tf);   /* kernel/syscall/dispatch.c: the table, the BKL, the call */
 	} else if (tf->trapno < 32 && !handlers[tf->trapno]) {
 		handle_exception(tf);
 	} else {

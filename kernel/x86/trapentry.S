@@ -4,6 +4,8 @@
  * then jumps to trap_common, which saves the rest and calls trap_dispatch().
  */
 #include "kernel/x86/gdt.h"
+#include "kernel/x86/trap.h"
+#include "kernel/x86/vdso.h"
 
 /* Offsets in struct trapframe (kernel/x86/trap.h): pushal's eight words, then gs, fs, es, ds. */
 #define TF_ES 40
@@ -127,3 +129,29 @@ trap_return:
 	popl %fs
 	addl $16, %esp                  /* es and ds (loaded above), trapno and error code */
 	iret
+
+/*
+ * sysenter's way in (kernel/x86/sysenter.c). The CPU has loaded the kernel's
+ * code segment, this entry, and as stack pointer the address of this CPU's
+ * tss.esp0, with interrupts off; it has saved nothing. Build the frame
+ * int $0x80 would have built on the task's kernel stack: the user's stack
+ * pointer is in %ebp (__kernel_vsyscall put it there), the return address is
+ * always the vsyscall page's, and eflags are the user's but for IF, which
+ * sysenter cleared and the user had set. The error-code word says who built
+ * the frame (SYSENTER_FRAME), so that trap_dispatch() reads the sixth argument
+ * from the user's stack. Then interrupts on, as int $0x80's trap gate leaves
+ * them, and the common path: the way back is trap_return's iret.
+ */
+.globl sysenter_entry
+sysenter_entry:
+	movl (%esp), %esp               /* tss.esp0: the running task's kernel stack */
+	pushl $USER_DS                  /* ss */
+	pushl %ebp                      /* esp */
+	pushfl                          /* eflags, */
+	orl $0x200, (%esp)              /* ... with IF */
+	pushl $USER_CS                  /* cs */
+	pushl $VDSO_SYSENTER_RETURN     /* eip */
+	pushl $SYSENTER_FRAME           /* err */
+	pushl $T_SYSCALL                /* trapno */
+	sti
+	jmp trap_common

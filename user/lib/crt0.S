@@ -8,6 +8,15 @@ _start:
 	leal 4(%esp), %ecx              /* argv */
 	leal 8(%esp,%eax,4), %edx       /* envp: past argv's NULL */
 	movl %edx, environ              /* getenv() and execvp() read it */
+	pushl %eax
+	pushl %ecx
+	pushl %edx
+	pushl %edx
+	call __auxv_init               /* auxv.c: getauxval(), how to make system calls */
+	addl $4, %esp
+	popl %edx
+	popl %ecx
+	popl %eax
 	subl $4, %esp                   /* keep esp 16-byte aligned at the call */
 	pushl %edx
 	pushl %ecx

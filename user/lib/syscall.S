@@ -1,4 +1,8 @@
-/* long syscall6(long nr, long a1, ..., long a6): int $0x80 with Linux i386 registers. */
+/*
+ * long syscall6(long nr, long a1, ..., long a6): Linux i386 registers, then
+ * into the kernel by __kernel_vsyscall (sysenter) where the kernel offers it
+ * (__vsyscall, auxv.c), else by int $0x80.
+ */
 .text
 .globl syscall6
 syscall6:
@@ -13,8 +17,12 @@ syscall6:
 	movl 36(%esp), %esi
 	movl 40(%esp), %edi
 	movl 44(%esp), %ebp
-	int $0x80
-	popl %ebx
+	cmpl $0, __vsyscall
+	je 1f
+	call *__vsyscall
+	jmp 2f
+1:	int $0x80
+2:	popl %ebx
 	popl %esi
 	popl %edi
 	popl %ebp

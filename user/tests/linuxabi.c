@@ -1,12 +1,15 @@
 /*
  * /bin/linuxabi: answers smpix gives exactly as Linux does. The same binary
- * runs on the build host's Linux (it makes raw int $0x80 calls, like every
- * smpix program), and tools/test/cases/45_linuxabi.py runs it there too:
+ * runs on the build host's Linux (its calls go by raw int $0x80, or by the
+ * kernel's __kernel_vsyscall where the libc's syscall() is used, on either
+ * kernel), and tools/test/cases/45_linuxabi.py runs it there too:
  * every expectation below is Linux's, not only ours. Each test prints
  * "linuxabi: NAME ok|FAIL"; the last line is a summary.
  */
 #define GT_ISOLATED     /* each test in a child of its own (gtest.h) */
 #include "gtest.h"
+#include "kernel/uapi/auxv.h"
+#include "kernel/uapi/futex.h"
 
 #define BAD_KERNEL2 ((void *)0xC0100000)
 #define WEXITED_FLAG 4                          /* waitid's flag: wait4 refuses it */
@@ -165,6 +168,119 @@ static void t_unknown_numbers(void)
 	CHECK(syscall(0x7FFFFFFF, 0) == -ENOSYS);
 }
 
+/* ---- the vsyscall page (kernel/x86/sysenter.c): where this program's libc makes its calls ---- */
+
+#define EHDR_TYPE_DYN 3
+#define PHDR_LOAD 1
+#define PHDR_DYNAMIC 2
+#define DYN_HASH 4
+#define DYN_STRTAB 5
+#define DYN_SYMTAB 6
+
+struct ehdr32 { unsigned char ident[16]; uint16_t type, machine; uint32_t version, entry, phoff, shoff, flags;
+		uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx; };
+struct phdr32 { uint32_t type, offset, vaddr, paddr, filesz, memsz, flags, align; };
+struct sym32 { uint32_t name, value, size; unsigned char info, other; uint16_t shndx; };
+
+/* An entry of the auxiliary vector, past the environment crt0 started with (0: none). */
+static uint32_t aux_value(uint32_t type)
+{
+	uint32_t *p = (uint32_t *)initial_esp;
+
+	p += 1 + p[0] + 1;              /* argc, argv, its NULL */
+	while (*p)
+		p++;                    /* the environment */
+	for (p++; p[0] != AT_NULL; p += 2)
+		if (p[0] == type)
+			return p[1];
+	return 0;
+}
+
+/* The address a symbol of the vsyscall page's dynamic table has in this process, or 0. */
+static uint32_t vdso_symbol(const struct ehdr32 *e, const char *name)
+{
+	const struct phdr32 *ph = (const void *)((const char *)e + e->phoff);
+	const uint32_t *dyn = NULL, *hash = NULL;
+	const struct sym32 *syms = NULL;
+	const char *strs = NULL;
+	uint32_t bias = 0;
+
+	for (int i = 0; i < e->phnum; i++) {
+		if (ph[i].type == PHDR_LOAD && !bias)
+			bias = (uint32_t)e - (ph[i].vaddr & ~0xFFFu);   /* Linux places it anywhere */
+		if (ph[i].type == PHDR_DYNAMIC)
+			dyn = (const uint32_t *)ph[i].vaddr;
+	}
+	if (!dyn)
+		return 0;
+	dyn = (const uint32_t *)((uint32_t)dyn + bias);
+	for (; dyn[0]; dyn += 2) {
+		if (dyn[0] == DYN_HASH)
+			hash = (const uint32_t *)(dyn[1] + bias);
+		if (dyn[0] == DYN_SYMTAB)
+			syms = (const struct sym32 *)(dyn[1] + bias);
+		if (dyn[0] == DYN_STRTAB)
+			strs = (const char *)(dyn[1] + bias);
+	}
+	for (uint32_t i = 0; hash && syms && strs && i < hash[1]; i++)     /* hash[1]: the symbol count */
+		if (strcmp(strs + syms[i].name, name) == 0)
+			return syms[i].value + bias;
+	return 0;
+}
+
+/*
+ * The kernel says where to make system calls (AT_SYSINFO) and where the page
+ * holding that code begins (AT_SYSINFO_EHDR): a 32-bit ELF shared object
+ * whose __kernel_vsyscall is that very address (glibc reads the headers).
+ */
+static void t_vsyscall_page_is_an_elf_naming_its_entry(void)
+{
+	const struct ehdr32 *e = (const void *)aux_value(AT_SYSINFO_EHDR);
+	uint32_t entry = aux_value(AT_SYSINFO);
+
+	CHECK(e != NULL && entry != 0);
+	if (!e || !entry)
+		return;
+	CHECK(memcmp(e->ident, "\177ELF", 4) == 0 && e->ident[4] == 1 /* 32-bit */ && e->type == EHDR_TYPE_DYN);
+	CHECK(vdso_symbol(e, "__kernel_vsyscall") == entry);
+}
+
+/*
+ * Through __kernel_vsyscall (this libc's syscall()), the sixth argument
+ * arrives: futex's FUTEX_CMP_REQUEUE compares the word with it, and says
+ * -EAGAIN when they differ. The same answers as int $0x80 gives. (A call cut
+ * by a signal and restarted through the page: sigtest's eintr_and_restart.)
+ */
+static void t_vsyscall_passes_six_arguments(void)
+{
+	static uint32_t word = 5, other;
+	long op = FUTEX_CMP_REQUEUE | FUTEX_PRIVATE_FLAG;
+
+	CHECK(aux_value(AT_SYSINFO) != 0);
+	CHECK(syscall(__NR_futex, &word, op, 0, 0, &other, 5) == 0);
+	CHECK(syscall(__NR_futex, &word, op, 0, 0, &other, 6) == -EAGAIN);
+	CHECK(syscall(__NR_getpid, 0) == SYS0(__NR_getpid));
+	CHECK(syscall(__NR_close, -1) == -EBADF && SYS1(__NR_close, -1) == -EBADF);
+}
+
+/*
+ * sysenter with a stack pointer that points nowhere: the kernel cannot read
+ * the sixth argument, fails the call, and the return through the page pops
+ * from that stack, so the program dies of SIGSEGV. The kernel carries on.
+ */
+static void t_sysenter_with_a_bad_stack_kills_only_the_caller(void)
+{
+	int pid = fork(), st;
+
+	if (pid == 0) {
+		__asm__ volatile("movl %0, %%ebp\n\tmovl %1, %%eax\n\tsysenter"
+				 : : "i"(0x1000), "i"(__NR_getpid) : "eax", "memory");
+		exit(0);        /* not reached */
+	}
+	CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
+}
+
 int main(void)
 {
 	gt_start("linuxabi");
@@ -177,5 +293,8 @@ int main(void)
 	gt_run("zero_length_anywhere", t_zero_length_anywhere);
 	gt_run("unknown_numbers", t_unknown_numbers);
 	gt_run("orphan_exit_signal", t_orphan_exit_signal);
+	gt_run("vsyscall_page_is_an_elf_naming_its_entry", t_vsyscall_page_is_an_elf_naming_its_entry);
+	gt_run("vsyscall_passes_six_arguments", t_vsyscall_passes_six_arguments);
+	gt_run("sysenter_with_a_bad_stack_kills_only_the_caller", t_sysenter_with_a_bad_stack_kills_only_the_caller);
 	gt_finish();
 }
