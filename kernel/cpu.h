@@ -69,6 +69,13 @@ struct cpu {
 	uint64_t gdt[GDT_ENTRIES];
 	struct tss tss;
 	/*
+	 * Where sysenter points the stack (kernel/x86/sysenter.c): a few words
+	 * whose top one holds &tss.esp0, which the entry follows to the task's
+	 * kernel stack; below it, room for the three words of a debug trap
+	 * taken on the entry's first instruction (trapentry.S, debug_entry).
+	 */
+	uint32_t sysenter_stack[8];
+	/*
 	 * The address space whose page tables are in CR3 (NULL: kernel_pgdir).
 	 * A kernel thread keeps the last process's loaded (tlb_lazy): this CPU
 	 * stays in that mm's cpu_mask until a shootdown tells it to leave

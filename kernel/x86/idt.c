@@ -14,18 +14,21 @@ struct gate {
 	uint16_t off_hi;
 } __packed;
 
-extern char trap_stubs[];
+extern char trap_stubs[], debug_entry[];
 static struct gate idt[256];
 
-static void set_gate(int v, uint8_t type)
+static void set_gate_to(int v, uint32_t addr, uint8_t type)
 {
-	uint32_t addr = (uint32_t)trap_stubs + v * STUB_SIZE;
-
 	idt[v].off_lo = addr & 0xFFFF;
 	idt[v].sel = KERNEL_CS;
 	idt[v].zero = 0;
 	idt[v].type = type;
 	idt[v].off_hi = addr >> 16;
+}
+
+static void set_gate(int v, uint8_t type)
+{
+	set_gate_to(v, (uint32_t)trap_stubs + v * STUB_SIZE, type);
 }
 
 void idt_init(void)
@@ -35,6 +38,8 @@ void idt_init(void)
 	/* User mode may execute int $0x80 (and int3 for debuggers); nothing else. */
 	set_gate(T_SYSCALL, GATE_TRAP_USER);
 	set_gate(T_BREAKPOINT, GATE_TRAP_USER);
+	/* The debug trap looks first for a step into sysenter's entry (trapentry.S, debug_entry). */
+	set_gate_to(T_DEBUG, (uint32_t)debug_entry, GATE_INTR);
 }
 
 void idt_load(void)

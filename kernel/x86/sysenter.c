@@ -67,16 +67,23 @@ static bool cpu_has_sep(void)
 }
 
 /*
- * The stack sysenter loads is this CPU's tss.esp0 field itself, not a stack:
- * the entry's first instruction reads the running task's kernel stack from
- * it (the scheduler keeps it current for int $0x80 already).
+ * The stack sysenter loads is the top word of this CPU's sysenter_stack,
+ * which holds the address of its tss.esp0: the entry's first two
+ * instructions follow it to the running task's kernel stack (the scheduler
+ * keeps esp0 current for int $0x80 already). The words below are a stack
+ * only for a debug trap taken before those two instructions, when a
+ * program steps into sysenter with the trap flag set; the trap handler
+ * (trapentry.S, debug_entry) deals with it in place and comes straight back.
  */
 void sysenter_init_cpu(struct cpu *c)
 {
+	uint32_t *top = &c->sysenter_stack[ARRAY_SIZE(c->sysenter_stack) - 1];
+
 	if (!cpu_has_sep())
 		return;
+	*top = (uint32_t)&c->tss.esp0;
 	wrmsr(MSR_SYSENTER_CS, KERNEL_CS);
-	wrmsr(MSR_SYSENTER_ESP, (uint32_t)&c->tss.esp0);
+	wrmsr(MSR_SYSENTER_ESP, (uint32_t)top);
 	wrmsr(MSR_SYSENTER_EIP, (uint32_t)sysenter_entry);
 }
 

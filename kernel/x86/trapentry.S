@@ -132,26 +132,67 @@ trap_return:
 
 /*
  * sysenter's way in (kernel/x86/sysenter.c). The CPU has loaded the kernel's
- * code segment, this entry, and as stack pointer the address of this CPU's
- * tss.esp0, with interrupts off; it has saved nothing. Build the frame
- * int $0x80 would have built on the task's kernel stack: the user's stack
- * pointer is in %ebp (__kernel_vsyscall put it there), the return address is
- * always the vsyscall page's, and eflags are the user's but for IF, which
- * sysenter cleared and the user had set. The error-code word says who built
- * the frame (SYSENTER_FRAME), so that trap_dispatch() reads the sixth argument
- * from the user's stack. Then interrupts on, as int $0x80's trap gate leaves
- * them, and the common path: the way back is trap_return's iret.
+ * code segment, this entry, and as stack pointer the top word of this CPU's
+ * sysenter_stack, with interrupts off; it has saved nothing. Follow that
+ * word to tss.esp0 and so to the task's kernel stack, and build there the
+ * frame int $0x80 would have built: the user's stack pointer is in %ebp
+ * (__kernel_vsyscall put it there), the return address is always the
+ * vsyscall page's, and eflags are the user's but for IF, which sysenter
+ * cleared and the user had set. Then the kernel's own flags, as a gate
+ * would leave them: sysenter keeps NT, AC and the like as the user had
+ * them, and an iret with NT set would try a task switch. The error-code
+ * word says who built the frame (SYSENTER_FRAME), so that trap_dispatch()
+ * reads the sixth argument from the user's stack. Then interrupts on, as
+ * int $0x80's trap gate leaves them, and the common path: the way back is
+ * trap_return's iret.
  */
 .globl sysenter_entry
 sysenter_entry:
+	movl (%esp), %esp               /* &tss.esp0 */
 	movl (%esp), %esp               /* tss.esp0: the running task's kernel stack */
 	pushl $USER_DS                  /* ss */
 	pushl %ebp                      /* esp */
 	pushfl                          /* eflags, */
 	orl $0x200, (%esp)              /* ... with IF */
+sysenter_flags_saved:
+	pushl $2                        /* the kernel's flags: only the always-one bit */
+	popfl
 	pushl $USER_CS                  /* cs */
 	pushl $VDSO_SYSENTER_RETURN     /* eip */
 	pushl $SYSENTER_FRAME           /* err */
 	pushl $T_SYSCALL                /* trapno */
 	sti
 	jmp trap_common
+
+/*
+ * The same, for a program that stepped into sysenter with the trap flag
+ * set: the debug trap came on sysenter_entry's first instruction and turned
+ * the flag off (debug_entry). The user's saved eflags get it back, so the
+ * step goes on in user mode after the call, as it does after int $0x80.
+ */
+sysenter_entry_stepped:
+	movl (%esp), %esp
+	movl (%esp), %esp
+	pushl $USER_DS
+	pushl %ebp
+	pushfl
+	orl $0x300, (%esp)              /* IF, and TF */
+	jmp sysenter_flags_saved
+
+/*
+ * The debug trap (vector 1). sysenter leaves the trap flag as the user had
+ * it, so a program that sets it and makes a call by sysenter has the step
+ * trap taken in the kernel, on sysenter_entry, still on sysenter_stack: a
+ * few words, not a stack for trap_common. Linux meets it the same way
+ * (entry_32.S, "debug traps ... at the one SYSENTER instruction"). Here:
+ * go on at sysenter_entry_stepped with the flag off, at once. Every other
+ * debug trap takes vector 1's stub.
+ */
+.globl debug_entry
+debug_entry:
+	cmpl $sysenter_entry, (%esp)    /* the eip the trap pushed */
+	jne 1f
+	movl $sysenter_entry_stepped, (%esp)
+	andl $~0x100, 8(%esp)           /* its eflags: no more steps in the kernel */
+	iret
+1:	jmp trap_stubs + 16 * T_DEBUG

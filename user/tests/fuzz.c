@@ -122,13 +122,16 @@ struct regs {
 struct regs fuzz_in, fuzz_out;
 uint32_t fuzz_saved_esp;
 uint32_t fuzz_child_exits;      /* nonzero: a 0 from this call means we are a new child: exit */
+uint32_t fuzz_entry;            /* nonzero: enter by calling it (__kernel_vsyscall: sysenter), not int $0x80 */
+extern void *__vsyscall;        /* the libc's: AT_SYSINFO, or NULL (user/lib/auxv.c) */
 
 void fuzz_raw_call(void);
 /*
  * Load eax and ebx..ebp from fuzz_in (and set DF if fuzz_in.eflags says so),
- * int $0x80, then store every register, esp and eflags in fuzz_out before
- * anything else can change them. esp is compared with what it was at the
- * int $0x80: fuzz_saved_esp.
+ * int $0x80 (or a call to fuzz_entry, the vsyscall page's sysenter), then
+ * store every register, esp and eflags in fuzz_out before anything else can
+ * change them. esp is compared with what it was at the int $0x80:
+ * fuzz_saved_esp.
  */
 __asm__(".text\n"
 	".globl fuzz_raw_call\n"
@@ -149,8 +152,12 @@ __asm__(".text\n"
 	"	movl fuzz_in+24, %ebp\n"
 	"	movl fuzz_in+0, %eax\n"
 	"	movd fuzz_child_exits, %xmm0\n" /* the flag in a register, which a new child inherits */
-	"	int $0x80\n"
-	"	testl %eax, %eax\n"            /* changes no flag we check (DF) */
+	"	cmpl $0, fuzz_entry\n"         /* changes no flag we check (DF) */
+	"	je 4f\n"
+	"	call *fuzz_entry\n"
+	"	jmp 5f\n"
+	"4:	int $0x80\n"
+	"5:	testl %eax, %eax\n"            /* changes no flag we check (DF) */
 	"	jnz 2f\n"
 	"	movd %xmm0, %eax\n"            /* not fuzz_child_exits: a CLONE_VM child reading it */
 	"	testl %eax, %eax\n"            /* may see the parent's next call's 0 and run on */
@@ -654,6 +661,7 @@ struct planned {
 	const char *name;
 	uint32_t nr, args[6];
 	bool df;
+	bool sysenter;          /* by __kernel_vsyscall (sysenter), not int $0x80 */
 	long expect;            /* for UNKNOWN_NUMBER and PROBE */
 };
 
@@ -710,12 +718,20 @@ static void plan_call(struct planned *p)
 		p->args[pr->bad_arg] = certainly_bad[rnd_below(sizeof(certainly_bad) / sizeof(certainly_bad[0]))];
 		p->expect = -EFAULT;
 	}
+	/*
+	 * Half the calls enter by sysenter, where the kernel offers it, and must
+	 * give the same answers and keep the same registers. Not a call that may
+	 * start a child on a stack of its own: by sysenter it returns through
+	 * the vsyscall page, which pops from that stack (as on Linux).
+	 */
+	p->sysenter = __vsyscall && !(p->kind == RANDOM_CALL && LISTED(p->name, new_child_exits)) && rnd_below(2);
 }
 
 static void describe(char *buf, size_t n, const struct planned *p)
 {
-	snprintf(buf, n, "%s(nr %d; %x, %x, %x, %x, %x, %x)%s", p->name, (int)p->nr, p->args[0],
-		 p->args[1], p->args[2], p->args[3], p->args[4], p->args[5], p->df ? " with DF set" : "");
+	snprintf(buf, n, "%s(nr %d; %x, %x, %x, %x, %x, %x)%s%s", p->name, (int)p->nr, p->args[0],
+		 p->args[1], p->args[2], p->args[3], p->args[4], p->args[5], p->df ? " with DF set" : "",
+		 p->sysenter ? " by sysenter" : "");
 }
 
 /* Every register but eax must come back as it went in; so must DF and esp. */
@@ -772,6 +788,7 @@ static void make_call(uint32_t seed, int i, const struct planned *p, bool verbos
 	memcpy(&fuzz_in.ebx, p->args, sizeof(p->args));
 	fuzz_in.eflags = p->df ? EFLAGS_DF : 0;
 	fuzz_child_exits = p->kind == RANDOM_CALL && LISTED(p->name, new_child_exits);
+	fuzz_entry = p->sysenter ? (uint32_t)__vsyscall : 0;
 	me = self_pid;
 	fuzz_raw_call();
 	reg = clobbered(p, &was, &now);
@@ -798,7 +815,7 @@ static void plan_hang(struct planned *p)
 
 	ts[0] = 1000;
 	ts[1] = 0;
-	*p = (struct planned){ RANDOM_CALL, "nanosleep", __NR_nanosleep, { (uint32_t)ts }, false, 0 };
+	*p = (struct planned){ RANDOM_CALL, "nanosleep", __NR_nanosleep, { (uint32_t)ts }, false, false, 0 };
 }
 
 /*

@@ -281,6 +281,32 @@ static void t_sysenter_with_a_bad_stack_kills_only_the_caller(void)
 	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
 }
 
+/*
+ * sysenter keeps the trap flag, so a program that sets it just before
+ * sysenter has the step trap taken on the kernel's entry, where the stack
+ * is not yet the task's. The kernel survives it, and gives the flag back:
+ * the step goes on in user mode after the call, and the first instruction
+ * there (in the vsyscall page) traps: SIGTRAP, whose default kills. Without
+ * the flag given back, the child would exit 0.
+ */
+static void t_sysenter_with_the_trap_flag_steps_on_in_user_mode(void)
+{
+	int pid = fork(), st;
+
+	if (pid == 0) {
+		/* __kernel_vsyscall's pushes, by hand, with popfl setting TF just before sysenter. */
+		__asm__ volatile("call 1f\n\t"
+				 "jmp 2f\n"
+				 "1:\tpushl %%ecx\n\tpushl %%edx\n\tpushl %%ebp\n\tmovl %%esp, %%ebp\n\t"
+				 "pushfl\n\torl $0x100, (%%esp)\n\tmovl %0, %%eax\n\tpopfl\n\tsysenter\n"
+				 "2:\n"
+				 : : "i"(__NR_getpid) : "eax", "memory");
+		exit(0);
+	}
+	CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGTRAP);
+}
+
 int main(void)
 {
 	gt_start("linuxabi");
@@ -296,5 +322,6 @@ int main(void)
 	gt_run("vsyscall_page_is_an_elf_naming_its_entry", t_vsyscall_page_is_an_elf_naming_its_entry);
 	gt_run("vsyscall_passes_six_arguments", t_vsyscall_passes_six_arguments);
 	gt_run("sysenter_with_a_bad_stack_kills_only_the_caller", t_sysenter_with_a_bad_stack_kills_only_the_caller);
+	gt_run("sysenter_with_the_trap_flag_steps_on_in_user_mode", t_sysenter_with_the_trap_flag_steps_on_in_user_mode);
 	gt_finish();
 }

@@ -8,9 +8,9 @@ PROG = "linuxabi"
 
 def run(h):
     # Every expectation of linuxabi is Linux's: prove it by running the i386 binary there.
-    linuxref.check(h, f"linux: {PROG}", PROG, linuxref.suite_judge(h, PROG, 11))
-    h.user_program("smp1", PROG, cpus=1, min_tests=11)
-    h.user_program("smp4", PROG, cpus=4, min_tests=11)
+    linuxref.check(h, f"linux: {PROG}", PROG, linuxref.suite_judge(h, PROG, 12))
+    h.user_program("smp1", PROG, cpus=1, min_tests=12)
+    h.user_program("smp4", PROG, cpus=4, min_tests=12)
     vdso_on(h)
     vdso_off(h)
 
