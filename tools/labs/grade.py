@@ -354,7 +354,7 @@ TLB_RACES = {"munmap_while_another_cpu_reads": 3, "munmap_and_map_again_at_the_s
 TLB_OTHERS = ("parallel_faults_on_one_mapping", "madvise_errors",
               "madvise_dontneed_gives_zeroed_pages_willneed_keeps_them")
 TLB_WHY = [
-    (r"joined\(0\)", "10 s after the call returned, the thread on CPU 1 was still using the page instead of "
+    (r"joined_within\(0", "3 s after the call returned, the thread on CPU 1 was still using the page instead of "
                       "faulting: its TLB still maps the old frame (after a munmap, a freed frame)"),
     (r"w\.bad == 0", "the thread on CPU 1 read a value the page never held: the next contents of the freed "
                      "frame, through its stale TLB entry"),

@@ -101,14 +101,19 @@ static int spawn(int i, int (*fn)(void *), void *arg)
 	return (int)tlb_clone(THREAD_FLAGS, stacks[i] + STACK_SIZE, &tids[i], 0, &tids[i], fn, arg);
 }
 
-static bool joined(int i)
+/*
+ * Bounds for a thread that never ends, not timing tests. A reader that faults ends within
+ * milliseconds, a thousand times less than FAULT_END_MS even on a loaded host; a stale TLB
+ * keeps it reading for ever, and the lab 8 handout waits that out in two race tests (make
+ * test grades the handout), so the bound is no longer than it must be (it was 10 s). Threads
+ * that work before they end (parallel faults) get THREAD_END_MS.
+ */
+#define FAULT_END_MS 3000
+#define THREAD_END_MS 10000
+
+static bool joined_within(int i, int ms)
 {
-	/*
-	 * A bound for a thread that never ends (a stale TLB keeps it reading), not a timing test:
-	 * a thread that faults ends within milliseconds. The lab 8 handout waits it out in every
-	 * race test, so it is no longer than it must be.
-	 */
-	int64_t end = gt_now_ms() + 10000;
+	int64_t end = gt_now_ms() + ms;
 
 	while (tids[i] != 0 && gt_now_ms() < end)
 		gt_msleep(1);
@@ -207,7 +212,7 @@ static void t_munmap_while_another_cpu_reads(void)
 		CHECK(start_on_other_cpu(reader));
 		CHECK(SYS2(__NR_munmap_, w.page, PAGE) == 0);
 		reuse_frames();
-		CHECK(joined(0));               /* its SIGSEGV ended it; a stale TLB would keep it reading */
+		CHECK(joined_within(0, FAULT_END_MS));  /* its SIGSEGV ended it; a stale TLB would keep it reading */
 		CHECK(w.faulted);
 		CHECK(w.bad == 0);              /* it never read the frame's next contents */
 		drop_reuse();
@@ -251,7 +256,7 @@ static void t_munmap_and_map_again_at_the_same_address(void)
 		CHECK(w.bad == 0);
 		w.stop = 1;
 		SYS2(__NR_munmap_, again, PAGE);
-		CHECK(joined(0));
+		CHECK(joined_within(0, FAULT_END_MS));
 		drop_reuse();
 	}
 }
@@ -263,7 +268,7 @@ static void t_mprotect_none_while_another_cpu_reads(void)
 	for (int round = 0; round < ROUNDS; round++) {
 		CHECK(start_on_other_cpu(reader));
 		CHECK(SYS3(__NR_mprotect_, w.page, PAGE, PROT_NONE) == 0);
-		CHECK(joined(0));
+		CHECK(joined_within(0, FAULT_END_MS));
 		CHECK(w.faulted);
 		CHECK(w.bad == 0);
 		CHECK(SYS2(__NR_munmap_, w.page, PAGE) == 0);
@@ -283,7 +288,7 @@ static void t_mprotect_readonly_while_another_cpu_writes(void)
 		v = *w.page;
 		gt_msleep(20);
 		CHECK(*w.page == v);            /* nothing written after mprotect returned */
-		CHECK(joined(0));
+		CHECK(joined_within(0, FAULT_END_MS));
 		CHECK(w.faulted);
 		CHECK(SYS2(__NR_munmap_, w.page, PAGE) == 0);
 		drop_reuse();
@@ -317,7 +322,7 @@ static void t_madvise_dontneed_while_another_cpu_reads(void)
 		CHECK(wait_until(&w.zeroes, 100, 2000));
 		CHECK(w.bad == 0);
 		CHECK(SYS2(__NR_munmap_, w.page, PAGE) == 0);
-		CHECK(joined(0));
+		CHECK(joined_within(0, FAULT_END_MS));
 		CHECK(w.faulted);
 		drop_reuse();
 	}
@@ -354,7 +359,7 @@ static void t_parallel_faults_on_one_mapping(void)
 		CHECK(spawn(i, toucher, (void *)(long)i) > 0);
 	go = 1;
 	for (int i = 0; i < NTHREADS; i++)
-		CHECK(joined(i));
+		CHECK(joined_within(i, THREAD_END_MS));
 	CHECK(done_count == NTHREADS);
 	for (int p = 0; p < BIG_PAGES; p++)
 		for (int i = 0; i < NTHREADS; i++)

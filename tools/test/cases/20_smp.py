@@ -168,7 +168,7 @@ def run(h):
         q.kill()
         h.record("smp-boot[irq0-override]", ok, "the MADT's IRQ0 -> GSI2 override was not reported")
 
-    h.ktests("smp1", cpus=1, min_count=15)
+    h.ktests("smp1-mem32", cpus=1, mem=32, min_count=15)     # one CPU, in 32 MiB
     h.ktests("smp4", cpus=4, min_count=15, timeout=180)
     # The MP table path with the broadcast probe. (With acpi=off itself QEMU cannot power off, so the
     # ktest run keeps ACPI for power off and only ignores the MADT; smp-boot[acpi-off] covers acpi=off.)

@@ -18,7 +18,7 @@ HANG_CAUGHT = [r"^fuzz: child 0 \(pid \d+\) hung; killing it \(replay: fuzz_chil
 def run(h):
     h.fuzz("hang-detector", seconds=3, seed=5, cpus=2, append="fuzz_selftest=1 fuzz_hang_ms=1000",
            patterns=HANG_CAUGHT)
-    h.fuzz("smp1", seconds=6, seed=1, cpus=1)   # one vCPU: the shortest; 2 and 4 CPUs find the races
-    h.fuzz("smp2", seconds=10, seed=3, cpus=2)
-    h.fuzz("smp4", seconds=10, seed=4, cpus=4)
-    h.fuzz("bkl-syscalls-smp4", seconds=10, seed=2, cpus=4, append="bkl=syscalls")
+    h.fuzz("smp1", seconds=4, seed=1, cpus=1)   # one vCPU: the shortest; 2 and 4 CPUs find the races
+    h.fuzz("smp2", seconds=8, seed=3, cpus=2)
+    h.fuzz("smp4", seconds=8, seed=4, cpus=4)
+    h.fuzz("bkl-syscalls-smp4", seconds=8, seed=2, cpus=4, append="bkl=syscalls")
