@@ -92,6 +92,8 @@ int vfs_make_node(const struct walk_start *s, const char *path, uint32_t mode, u
 			r = dir->i_op->create ? dir->i_op->create(dir, &last, mode, rdev, &inode) : -EPERM;
 	}
 	mutex_unlock(&dir->i_mutex);
+	if (r == 0)
+		dirsync_after(dir);
 	iput(dir);
 	if (out && r == 0)
 		*out = inode;
@@ -127,6 +129,8 @@ int vfs_link_node(const struct walk_start *s, const char *path, struct inode *ol
 			r = dir->i_op->link ? dir->i_op->link(dir, &last, old) : -EPERM;
 		}
 		mutex_unlock(&dir->i_mutex);
+		if (r == 0)
+			dirsync_after(dir);
 	}
 	iput(dir);
 	return r;
@@ -222,6 +226,8 @@ static long do_unlink(int dirfd, const char *upath)
 	mutex_unlock(&p.dir->i_mutex);
 	/* An unlinked file that is still open lives on: this iput evicts it only if nothing else holds it. */
 	iput(inode);
+	if (r == 0)
+		dirsync_after(p.dir);
 out:
 	parent_put(&p);
 	return r;
@@ -295,7 +301,9 @@ static long do_rmdir(int dirfd, const char *upath)
 		}
 	}
 	mutex_unlock(&p.dir->i_mutex);
-	iput(inode);
+	iput(inode);            /* the last reference frees the directory's blocks and inode */
+	if (r == 0)
+		dirsync_after(p.dir);
 out:
 	parent_put(&p);
 	return r;

@@ -283,6 +283,11 @@ bool mount_sync(const struct inode *inode)
 	return flags_of(inode) & MNT_SYNCHRONOUS;
 }
 
+bool mount_dirsync(const struct inode *inode)
+{
+	return flags_of(inode) & (MNT_SYNCHRONOUS | MNT_DIRSYNC);
+}
+
 bool mount_rdonly(const struct inode *inode)
 {
 	return inode->i_mnt && READ_ONCE(inode->i_mnt->rdonly);

@@ -87,6 +87,7 @@ struct filesystem_type {
 #define MNT_NODIRATIME 0x10
 #define MNT_RELATIME   0x20
 #define MNT_SYNCHRONOUS 0x40    /* MS_SYNCHRONOUS (Linux: the superblock's, IS_SYNC()) */
+#define MNT_DIRSYNC    0x80     /* MS_DIRSYNC: directory changes written through (Linux: IS_DIRSYNC()) */
 #define MNT_ATIME_MASK (MNT_NOATIME | MNT_NODIRATIME | MNT_RELATIME)
 
 struct mount {
@@ -151,6 +152,13 @@ void mount_drop_write(struct mount *m);
 bool mount_nodev(const struct inode *inode);
 bool mount_noexec(const struct inode *inode);
 bool mount_sync(const struct inode *inode);
+/* Directory changes written through: mount -o dirsync, or -o sync, which includes it. */
+bool mount_dirsync(const struct inode *inode);
+/*
+ * After a change to directory dir (a name made, linked, removed or renamed):
+ * on a dirsync mount, write it to the disk before the call returns (fs/sync.c).
+ */
+void dirsync_after(struct inode *dir);
 /* Is the inode's mount read-only (mount -o ro, remount,ro)? */
 bool mount_rdonly(const struct inode *inode);
 /* Call type->sync_fs of every mounted instance that has one (sync(2), the flusher). May sleep. */

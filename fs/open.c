@@ -168,6 +168,8 @@ static int open_lookup(const struct walk_start *s, const char *path, int flags, 
 	}
 	r = lookup_create(dir, &last, S_IFREG | (mode & 07777 & ~READ_ONCE(current->fs->umask)), flags & O_EXCL,
 			  &inode, &created);
+	if (r == 0 && created)
+		dirsync_after(dir);
 	if (r < 0 || created || !S_ISLNK(inode->i_mode)) {
 		iput(dir);
 		*out = inode;

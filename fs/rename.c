@@ -185,6 +185,8 @@ static int rename_locked(struct parent *op, struct parent *np)
 		mutex_unlock(&pl.victim->i_mutex);
 	unlock_two(op->dir, np->dir);
 	rename_plan_put(&pl);
+	if (r == 0)
+		dirsync_after(np->dir);         /* one mount: both directories go with it */
 	return r;
 }
 

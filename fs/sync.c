@@ -21,6 +21,21 @@ long sys_sync(void)
 	return 0;
 }
 
+/*
+ * mount -o dirsync (or sync): a directory change is on the disk when its call
+ * returns, as Linux's IS_DIRSYNC() paths write the directory's page and
+ * inode. smpix writes every dirty inode and buffer: more than the one
+ * directory (and the inode it names), never less, and a directory change is
+ * rare enough on such a mount that the whole cache is a small price.
+ */
+void dirsync_after(struct inode *dir)
+{
+	if (!mount_dirsync(dir))
+		return;
+	sync_filesystems();
+	sync_all_buffers();
+}
+
 long sys_fsync(int fd)
 {
 	struct file *f = fd_get(fd);

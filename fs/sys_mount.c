@@ -22,6 +22,7 @@
 #define MS_NODEV       0x4
 #define MS_NOEXEC      0x8
 #define MS_SYNCHRONOUS 0x10
+#define MS_DIRSYNC     0x80
 #define MS_REMOUNT     0x20
 #define MS_NOATIME     0x400
 #define MS_NODIRATIME  0x800
@@ -40,7 +41,7 @@
  * Read-only mounts only for the types that honour them (ext2, ramfs and
  * tmpfs; not proc or devtmpfs). No bind or move, no propagation types:
  * -EINVAL rather than a mount that is not what was asked for. Ignored, as
- * meaningless here: mandlock, dirsync, silent, lazytime.
+ * meaningless here: mandlock, silent, lazytime.
  */
 #define MS_REFUSED (MS_BIND | MS_MOVE | MS_UNBINDABLE | MS_PRIVATE | MS_SLAVE | MS_SHARED)
 
@@ -65,6 +66,8 @@ static unsigned mnt_flags_of(unsigned long flags, unsigned old)
 		f |= MNT_NODIRATIME;
 	if (flags & MS_SYNCHRONOUS)
 		f |= MNT_SYNCHRONOUS;
+	if (flags & MS_DIRSYNC)
+		f |= MNT_DIRSYNC;
 	if (flags & MS_STRICTATIME)
 		f &= ~(unsigned)(MNT_RELATIME | MNT_NOATIME);
 	if ((flags & MS_REMOUNT) && !(flags & MS_ATIME_FLAGS))

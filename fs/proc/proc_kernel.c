@@ -247,7 +247,7 @@ static const struct {
 	unsigned flag;
 	const char *name;
 } mount_opts[] = {
-	{ MNT_SYNCHRONOUS, ",sync" }, { MNT_NOSUID, ",nosuid" }, { MNT_NODEV, ",nodev" },
+	{ MNT_SYNCHRONOUS, ",sync" }, { MNT_DIRSYNC, ",dirsync" }, { MNT_NOSUID, ",nosuid" }, { MNT_NODEV, ",nodev" },
 	{ MNT_NOEXEC, ",noexec" }, { MNT_NOATIME, ",noatime" }, { MNT_NODIRATIME, ",nodiratime" },
 	{ MNT_RELATIME, ",relatime" },
 };

@@ -18,7 +18,7 @@ static const struct {
 	unsigned long flag;
 } options[] = {
 	{ "ro", 0x1 }, { "rw", 0 }, { "nosuid", 0x2 }, { "nodev", 0x4 }, { "noexec", 0x8 },
-	{ "sync", 0x10 }, { "remount", 0x20 }, { "noatime", 0x400 }, { "nodiratime", 0x800 },
+	{ "sync", 0x10 }, { "remount", 0x20 }, { "dirsync", 0x80 }, { "noatime", 0x400 }, { "nodiratime", 0x800 },
 	{ "relatime", 1ul << 21 }, { "strictatime", 1ul << 24 },
 };
 #define MS_REMOUNT 0x20

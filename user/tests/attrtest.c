@@ -56,6 +56,7 @@
 #define MS_NODEV       0x4
 #define MS_NOEXEC      0x8
 #define MS_SYNCHRONOUS 0x10
+#define MS_DIRSYNC 0x80
 #define MS_REMOUNT     0x20
 #define MS_NOATIME     0x400
 #define MS_RELATIME    (1 << 21)
@@ -777,6 +778,54 @@ static void t_sync_mount(void)
 }
 
 /*
+ * KiB that reached a block device while op() changed a directory, all else
+ * written first by sync().
+ */
+static long kib_out_during(void (*op)(void))
+{
+	long before;
+
+	SYS0(__NR_sync);
+	before = vmstat("pgpgout");
+	op();
+	return before < 0 ? -1 : vmstat("pgpgout") - before;
+}
+
+static void make_dir(void) { SYS2(__NR_mkdir, at("ds.dir"), 0755); }
+static void make_file_in_dir(void) { gt_close((int)SYS3(__NR_open, at("ds.dir/f"), O_WRONLY | O_CREAT, 0644)); }
+static void rename_in_dir(void) { SYS2(__NR_rename, at("ds.dir/f"), at("ds.dir/g")); }
+static void unlink_in_dir(void) { SYS1(__NR_unlink, at("ds.dir/g")); }
+static void remove_dir(void) { SYS1(__NR_rmdir, at("ds.dir")); }
+
+/*
+ * dirsync (MS_DIRSYNC): a name made, renamed or removed is on the disk when
+ * the call returns; a file's data is not (that is -o sync). Without it, the
+ * change waits in the cache (checked on smpix only, as above).
+ */
+static void t_dirsync_mount(void)
+{
+	static void (*const ops[])(void) = { make_dir, make_file_in_dir, rename_in_dir, unlink_in_dir, remove_dir };
+	struct stat64 s;
+	int fd;
+
+	SKIP_IF(!on_a_disk(), "%s is not on a disk: nothing to write through", mnt);
+	CHECK(remount(MS_DIRSYNC) == 0 && option_shown("dirsync") && !option_shown("sync"));
+	for (unsigned i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		CHECK(kib_out_during(ops[i]) > 0);
+		CHECK(ON_LINUX || vmstat("nr_dirty") == 0);
+	}
+	CHECK(st("ds.dir", &s) == -ENOENT);
+	fd = (int)SYS3(__NR_open, at("dsdata.bin"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	CHECK(fd >= 0);
+	CHECK(ON_LINUX || kib_out_during_write(fd) == 0);      /* data: not a directory change */
+	gt_close(fd);
+	CHECK(SYS1(__NR_unlink, at("dsdata.bin")) == 0);
+	CHECK(remount(0) == 0 && !option_shown("dirsync"));
+	CHECK(ON_LINUX || (kib_out_during(make_dir) == 0 && vmstat("nr_dirty") > 0));
+	CHECK(SYS1(__NR_rmdir, at("ds.dir")) == 0);
+}
+
+/*
  * O_SYNC and O_DSYNC, on a mount without -o sync: a write through such an
  * fd returns once the disk was sent its data; through a plain fd to the
  * same file, it waits in the cache (checked on smpix only, as above).
@@ -965,6 +1014,7 @@ int main(int argc, char **argv)
 	gt_run("noexec", t_noexec);
 	gt_run("sync_mount", t_sync_mount);
 	gt_run("o_sync", t_o_sync);
+	gt_run("dirsync_mount", t_dirsync_mount);
 	gt_run("tmpfs_remount_ro", t_tmpfs_remount_ro);
 	gt_run("relatime_day", t_relatime_day);
 	gt_run("mount_program", t_mount_program);
