@@ -33,11 +33,11 @@
 
 #include "kernel/cmdline.h"
 #include "kernel/cpu.h"
-#include "kernel/uapi/errno.h"
 #include "kernel/mm/memlayout.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/mm/vm.h"
 #include "kernel/printk.h"
+#include "kernel/uapi/errno.h"
 #include "kernel/x86/gdt.h"
 #include "kernel/x86/trap.h"
 #include "kernel/x86/x86.h"
@@ -98,7 +98,11 @@ void vdso_map(void)
 	const char *why = size > PAGE_SIZE ? "image larger than a page" : !cpu_has_sep() ? "no sysenter on this CPU"
 			  : cmdline_get_uint("vdso", 1) == 0 ? "vdso=0" : NULL;
 
-	/* vdso=0: as before it, for comparing the two ways in (docs/performance.md). */
+	/*
+	 * vdso=0: no page and nothing in the auxiliary vector, for comparing the
+	 * two ways in (docs/performance.md). The MSRs stay set: a program that
+	 * executes sysenter itself returns to the unmapped page and faults.
+	 */
 	if (why) {
 		printk("vdso: none (%s): programs make their system calls with int $0x80\n", why);
 		return;
