@@ -48,7 +48,10 @@
 /*
  * The per-mount flags mount(2)'s flags ask for, as Linux's do_mount():
  * relatime unless noatime or strictatime is said; a remount that names no
- * atime flag keeps the mount's atime flags as they were.
+ * atime flag keeps the mount's atime flags as they were. A remount keeps
+ * dirsync as it was, asked or not: in Linux it belongs to the superblock and
+ * is not among the flags a remount may change (MS_RMT_MASK: rdonly, sync,
+ * mandlock, i_version, lazytime), so only a fresh mount sets or clears it.
  */
 static unsigned mnt_flags_of(unsigned long flags, unsigned old)
 {
@@ -72,6 +75,8 @@ static unsigned mnt_flags_of(unsigned long flags, unsigned old)
 		f &= ~(unsigned)(MNT_RELATIME | MNT_NOATIME);
 	if ((flags & MS_REMOUNT) && !(flags & MS_ATIME_FLAGS))
 		f = (f & ~(unsigned)MNT_ATIME_MASK) | (old & MNT_ATIME_MASK);
+	if (flags & MS_REMOUNT)
+		f = (f & ~(unsigned)MNT_DIRSYNC) | (old & MNT_DIRSYNC);
 	return f;
 }
 

@@ -293,16 +293,26 @@ def attrtest_on_linux(h, name, part):
     if not os.path.exists(exe):
         h.skip(f"{name} attrtest", "no build/attrtest-linux (make test builds it)")
         return
-    with tempfile.TemporaryDirectory(prefix="attr-linux-") as mnt:
-        r = subprocess.run(["mount", "-t", "ext2", "-o", "loop", part, mnt], capture_output=True, text=True)
-        if r.returncode != 0:
-            h.skip(f"{name} attrtest", f"this host cannot mount a loop device: {r.stderr.strip()}")
-            return
-        try:
-            p = subprocess.run([exe, mnt], capture_output=True, text=True, timeout=120)
-        finally:
-            if subprocess.run(["umount", mnt]).returncode != 0:
-                subprocess.run(["umount", "-l", mnt])
+    # A loop device of its own, not mount -o loop's: that one goes at the first umount, and attrtest's
+    # dirsync_mount unmounts and mounts the file system again (a remount cannot change dirsync).
+    r = subprocess.run(["losetup", "--find", "--show", part], capture_output=True, text=True)
+    if r.returncode != 0:
+        h.skip(f"{name} attrtest", f"this host cannot set up a loop device: {r.stderr.strip()}")
+        return
+    loop = r.stdout.strip()
+    try:
+        with tempfile.TemporaryDirectory(prefix="attr-linux-") as mnt:
+            r = subprocess.run(["mount", "-t", "ext2", loop, mnt], capture_output=True, text=True)
+            if r.returncode != 0:
+                h.skip(f"{name} attrtest", f"this host cannot mount a loop device: {r.stderr.strip()}")
+                return
+            try:
+                p = subprocess.run([exe, mnt], capture_output=True, text=True, timeout=120)
+            finally:
+                if subprocess.run(["umount", mnt]).returncode != 0:
+                    subprocess.run(["umount", "-l", mnt])
+    finally:
+        subprocess.run(["losetup", "-d", loop])
     record_attrtest(h, f"{name} attrtest", p.stdout)
     check_attrtest_inodes(h, f"{name} attrtest", part)
 
