@@ -5,7 +5,10 @@ positive, with its data read back as written, and /proc/lock_stat and bklstat mu
 doing the work: the BKL at blk_path_enter and io_request_lock under blk_lock=bkl, io_request_lock alone
 under global, the per-queue locks (lock_stat's class &q->own_lock, drivers/block/blk_queue.c) alone under
 queue; and /proc/ide that both disks moved their data by bus-master DMA, no request by PIO (the
-transfer that lets two disks on two CPUs scale under QEMU, docs/block.md). Never a timing assertion: the
+transfer that lets two disks on two CPUs scale under QEMU, docs/block.md). The same boot has two RAM
+disks (rd_nr=2, drivers/block/rd.c): /proc/partitions and the device's size say what rd_size= asked,
+and sysbench disk on /dev/ram0 and /dev/ram1 reads back what it wrote, with lock_stat showing the
+era's lock as on IDE. Never a timing assertion: the
 timings are make bench's (tools/bench/bench_disk.py). Then the same bytes as init on Debian's i386 Linux 6.1
 in QEMU, on the same two images, booted as make bench-linux boots them (ata_piix, sd_mod and ext4 loaded
 from the kernel's own package; a SKIP that says why where the package cannot be had)."""
@@ -28,6 +31,8 @@ QUEUE_LOCK_CLASS = "&q->own_lock"      # spin_lock_init() names a class by the l
 # /proc/ide (drivers/block/ide.c): drive channel mode dma_requests pio_requests sectors
 IDE_LINE = re.compile(r"^(hd[a-d]) (ide[01]) (dma|pio) (\d+) (\d+) (\d+)$", re.M)
 MANY = 50                       # acquisitions that show a lock did the work (a 256 KiB run takes hundreds)
+RD_KIB = 1024                   # rd_size= of the two RAM disks
+RAW_FIGURES = ["raw_write_mbs_d1", "raw_read_mbs_d1", "raw_write_mbs_d2", "raw_read_mbs_d2"]
 
 
 class DiskSession(Session):
@@ -106,13 +111,62 @@ def dma_problems(text):
     return problems
 
 
+def era_locks_problems(s, era):
+    """Run lock_stat and bklstat after a run of era: what they should show and don't."""
+    stat = s.run("cat /proc/lock_stat", timeout=30)
+    bkls = s.run("bklstat", timeout=30)
+    site = BKL_SITE.search(bkls or "")
+    problems = lock_problems(era, lock_classes(stat), (int(site.group(1)), int(site.group(2))) if site else None)
+    if not lock_classes(stat):
+        problems.insert(0, "no lock classes in /proc/lock_stat")
+    return problems, stat
+
+
+def ram_disks(h, name, s, era):
+    """The two RAM disks of the same boot: their size (queue only), then the era's lock at work on them."""
+    if era == "queue":
+        parts = s.run("cat /proc/partitions") or ""
+        size = s.run("wc -c /dev/ram1") or ""
+        ok = all(re.search(rf"^\s*1\s+{i}\s+{RD_KIB}\s+ram{i}$", parts, re.M) for i in (0, 1))
+        h.record(f"{name} RAM disks: /proc/partitions and wc -c say rd_size={RD_KIB}",
+                 ok and re.search(rf"^\s*{RD_KIB * 1024}\s+/dev/ram1$", size, re.M) is not None,
+                 f"{parts!r} {size!r}")
+    s.run("bklstat -r")
+    s.run("echo 0 > /proc/lock_stat")
+    out = s.run(f"sysbench disk -S {SIZE} -r 1 /dev/ram0 /dev/ram1", timeout=90)
+    h.record(f"{name} RAM disks: sysbench disk prints every figure, data read back as written",
+             out is not None and not figures_problems(out, RAW_FIGURES),
+             "; ".join(figures_problems(out, RAW_FIGURES)[:4]) if out is not None else "no prompt came back")
+    problems, stat = era_locks_problems(s, era)
+    h.record(f"{name} RAM disks: lock_stat and bklstat show the era's block lock", not problems,
+             "; ".join(problems) + f" (lock_stat: {dict((k, v) for k, v in lock_classes(stat).items() if 'lock' in k)})")
+
+
+def ram_disk_words(h):
+    """Bad rd_nr= and rd_size= words: said so on the console, clamped or refused, never a panic."""
+    cases = [("rd_nr=9 rd_size=64", r"^rd: rd_nr=9: at most 4 RAM disks$", ["ram0", "ram1", "ram2", "ram3"]),
+             ("rd_nr=1 rd_size=0", r"^rd: rd_size=0 KiB: want 4 to 262144; 8192$", ["ram0"]),
+             ("rd_nr=2 rd_size=200000", r"^rd: no memory for ram0's 200000 KiB$", [])]
+    for words, said, disks in cases:
+        name = f"rd[{words}] said so, the disks are {' '.join(disks) or 'none'}, a clean power off"
+        if not h.wanted(name):
+            continue
+        s = DiskSession(h, "rd-" + words.replace(" ", "-"), [], append=words, timeout=60)
+        parts = s.run("cat /proc/partitions") or ""
+        got = re.findall(r"^\s*1\s+\d+\s+\d+\s+(ram\d)$", parts, re.M)
+        problems = ([] if re.search(said, s.q.output, re.M) else [f"no line /{said}/"])
+        problems += [] if got == disks else [f"/proc/partitions has {got}"]
+        problems += s.power_off()
+        h.record(name, not problems, "; ".join(problems))
+
+
 def one_era(h, era, disks, ext2):
     name = f"diskbench[smp2-{era}]"
     if not h.wanted(name):
         return
-    s = DiskSession(h, f"diskbench-{era}", disks, append=f"blk_lock={era} lock_stat=1")
+    s = DiskSession(h, f"diskbench-{era}", disks, append=f"blk_lock={era} lock_stat=1 rd_nr=2 rd_size={RD_KIB}")
     cmd = f"sysbench disk -S {SIZE} -r 1 /dev/hda2 /dev/hdc2"
-    want = ["raw_write_mbs_d1", "raw_read_mbs_d1", "raw_write_mbs_d2", "raw_read_mbs_d2"]
+    want = list(RAW_FIGURES)
     if ext2 and era == "queue":
         cmd = f"sysbench disk -M /dev/hda1 -D /mnt -s {SIZE} -S {SIZE} -r 1 /dev/hda2 /dev/hdc2"
         want += ["file_write_mbs", "file_read_mbs"]
@@ -123,17 +177,13 @@ def one_era(h, era, disks, ext2):
     h.record(f"{name} sysbench disk prints every figure, data read back as written",
              out is not None and not figures_problems(out, want),
              "; ".join(figures_problems(out, want)[:4]) if out is not None else "no prompt came back")
-    stat = s.run("cat /proc/lock_stat", timeout=30)
-    bkls = s.run("bklstat", timeout=30)
-    site = BKL_SITE.search(bkls or "")
-    problems = lock_problems(era, lock_classes(stat), (int(site.group(1)), int(site.group(2))) if site else None)
-    if not lock_classes(stat):
-        problems.insert(0, "no lock classes in /proc/lock_stat")
+    problems, stat = era_locks_problems(s, era)
     h.record(f"{name} lock_stat and bklstat show the era's block lock", not problems,
              "; ".join(problems) + f" (lock_stat: {dict((k, v) for k, v in lock_classes(stat).items() if 'lock' in k)})")
     ide = s.run("cat /proc/ide", timeout=30)
     problems = dma_problems(ide)
     h.record(f"{name} /proc/ide: hda and hdc by DMA, no request by PIO", not problems, "; ".join(problems))
+    ram_disks(h, name, s, era)
     problems = s.power_off()
     h.record(f"{name} powers off cleanly", not problems, "; ".join(problems))
 
@@ -167,6 +217,7 @@ def on_linux(h, disks, ext2):
 def run(h):
     eras = ("queue", "global", "bkl")
     linux = "linux: sysbench disk"
+    ram_disk_words(h)
     if not any(h.wanted(f"diskbench[smp2-{era}]") for era in eras) and not h.wanted(linux):
         return
     disks, ext2 = make_disks(h)
