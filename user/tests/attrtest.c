@@ -974,7 +974,11 @@ static void t_mount_program(void)
 	CHECK(gt_strstr(mount_options(), "ro") == mount_options());
 	CHECK(run("/bin/mount", "-o", "remount,rw,noatime", mnt, NULL) == 0);
 	CHECK(gt_strstr(mount_options(), "rw") == mount_options() && option_shown("noatime"));
-	CHECK(remount(MS_RELATIME) == 0);
+	/* sync and dirsync are known words; a remount changes sync and leaves dirsync (MS_RMT_MASK). */
+	CHECK(run("/bin/mount", "-o", "remount,sync,dirsync", mnt, NULL) == 0);
+	CHECK(option_shown("sync") && !option_shown("dirsync"));
+	CHECK(run("/bin/mount", "-o", "remount,nosuchoption", mnt, NULL) != 0);
+	CHECK(remount(MS_RELATIME) == 0 && !option_shown("sync"));
 }
 
 static void t_busybox_mount(void)
