@@ -5,6 +5,12 @@
  *
  *   era=2.0     every system call under the BKL (today's bkl=syscalls), and
  *               so every ioctl too (ioctl=serialized);
+ *   era=2.2     the block layer on its own io_request_lock (blk_lock=global),
+ *               but read(), write(), lseek() and their vector and positional
+ *               kin still under the BKL, as 2.2's fs/read_write.c took it
+ *               (SYS_BKL_2_2 in kernel/syscall/table.c), and every ioctl;
+ *   era=2.4     io_request_lock, with read() and write() out of the BKL
+ *               (2.3 took them out); every ioctl still under it;
  *   era=2.6.6   the 2004 kernel: the BKL only at its sites, but every ioctl
  *               under it (ioctl=serialized);
  *   era=2.6.8   the same, with the BKL a sleeping semaphore, as Linux's
@@ -36,6 +42,10 @@ static const struct {
 	const char *summary;
 } eras[NR_ERAS] = {
 	[ERA_2_0] = { "2.0", "every system call under the BKL (bkl=syscalls), and so every ioctl" },
+	[ERA_2_2] = { "2.2", "read, write, lseek and kin under the BKL; block queues under io_request_lock; "
+			     "every ioctl under the BKL" },
+	[ERA_2_4] = { "2.4", "block queues under io_request_lock; read and write without the BKL; "
+			     "every ioctl under it" },
 	[ERA_2_6_6] = { "2.6.6", "the BKL a spinlock at its sites; every ioctl under it (ioctl=serialized)" },
 	[ERA_2_6_8] = { "2.6.8", "the BKL a sleeping semaphore (CONFIG_PREEMPT_BKL): its holder may be "
 				 "preempted, its waiters sleep; every ioctl under it" },
@@ -85,7 +95,7 @@ void era_init(void)
 		return;
 	e = era_by_name(word);
 	if (e < 0) {
-		printk("era: unknown era=%s (want 2.0, 2.6.6, 2.6.8, 2.6.11 or 2.6.39); staying at %s\n",
+		printk("era: unknown era=%s (want 2.0, 2.2, 2.4, 2.6.6, 2.6.8, 2.6.11 or 2.6.39); staying at %s\n",
 		       word, era_name(era_booted));
 		return;
 	}

@@ -7,6 +7,8 @@
 /* In the order Linux went through them. */
 enum era {
 	ERA_2_0,        /* every system call under the BKL */
+	ERA_2_2,        /* read, write, lseek and kin under the BKL; block queues under io_request_lock */
+	ERA_2_4,        /* the block queues under io_request_lock; read and write without the BKL */
 	ERA_2_6_6,      /* the 2004 kernel: the BKL at its sites, every ioctl under it */
 	ERA_2_6_8,      /* the same, with the BKL a sleeping semaphore (CONFIG_PREEMPT_BKL) */
 	ERA_2_6_11,     /* ioctl by the driver's flag (unlocked_ioctl): smpix's default */

@@ -8,9 +8,8 @@
  *                      is a task's lock; 2.0's interrupts spun on the same
  *                      kernel lock), so queues still use io_request_lock
  *                      against the interrupt, standing for 2.0's cli().
- *   blk_lock=global    BLK_LOCK_GLOBAL: Linux 2.2 and 2.4. smpix has no era
- *                      word for them (kernel/era.c goes from 2.0 to 2.6.6), so
- *                      this word says it: one io_request_lock for every queue.
+ *   era=2.2, era=2.4   BLK_LOCK_GLOBAL: one io_request_lock for every queue
+ *                      (blk_lock=global says it alone, in any era).
  *   every 2.6 era      BLK_LOCK_QUEUE: each queue has its own lock, so two
  *                      disks on two channels never wait for each other. The
  *                      only mode of the kernel without the BKL (make ERA=2.6.39).
@@ -49,7 +48,8 @@ void blk_lock_init(void)
 {
 	const char *word = cmdline_get("blk_lock");
 
-	mode = era_now() == ERA_2_0 ? BLK_LOCK_BKL : BLK_LOCK_QUEUE;
+	mode = era_now() == ERA_2_0 ? BLK_LOCK_BKL
+	       : era_now() == ERA_2_2 || era_now() == ERA_2_4 ? BLK_LOCK_GLOBAL : BLK_LOCK_QUEUE;
 	for (unsigned m = 0; word && m < ARRAY_SIZE(names); m++)
 		if (strcmp(word, names[m]) == 0)
 			mode = (enum blk_lock_mode)m;

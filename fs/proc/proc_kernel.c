@@ -370,8 +370,8 @@ void proc_show_bkl_blame(struct procbuf *pb, void *arg)
 
 static void show_syscall(struct procbuf *pb, const struct syscall_desc *d)
 {
-	const char *flags = d->fn ? ((d->flags & SYS_BKL) ? "bkl" : "-")
-				  : ((d->flags & SYS_BKL) ? "bkl,ni" : "ni");
+	bool bkl = syscall_takes_bkl(d);        /* this era's answer (era=2.2 adds read and write) */
+	const char *flags = d->fn ? (bkl ? "bkl" : "-") : (bkl ? "bkl,ni" : "ni");
 
 	procbuf_printf(pb, "%3u %-20s %u %-6s %10u\n", d->nr, d->name, d->nargs, flags,
 		       syscall_count(d->nr));

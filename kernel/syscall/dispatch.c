@@ -24,6 +24,8 @@ typedef long (*syscall_call6_t)(uint32_t, uint32_t, uint32_t, uint32_t, uint32_t
 /* Written once by syscall_init() before any process exists, read-only after. */
 static const struct syscall_desc *by_nr[NR_SYSCALLS] __read_mostly;
 static bool bkl_every_syscall __read_mostly;
+/* The flags that make the dispatcher take the BKL: SYS_BKL, and SYS_BKL_2_2 in era=2.2. */
+static uint8_t bkl_flags __read_mostly = SYS_BKL;
 /*
  * Calls counted per CPU, each CPU in rows of its own cache lines, summed
  * when read: a single shared counter per number was one cache line that
@@ -52,6 +54,8 @@ void syscall_init(void)
 #ifdef CONFIG_BKL
 	/* bkl=syscalls, or era=2.0 (kernel/era.c): Linux 2.0's one CPU in the kernel at a time. */
 	bkl_every_syscall = (bkl && strcmp(bkl, "syscalls") == 0) || era_now() == ERA_2_0;
+	if (era_now() == ERA_2_2)
+		bkl_flags |= SYS_BKL_2_2;
 #else
 	if (bkl)
 		printk("syscall: bkl=%s ignored: this kernel has no BKL (make ERA=2.6.39)\n", bkl);
@@ -61,6 +65,11 @@ void syscall_init(void)
 bool syscall_all_under_bkl(void)
 {
 	return bkl_every_syscall;
+}
+
+bool syscall_takes_bkl(const struct syscall_desc *d)
+{
+	return d->flags & bkl_flags;
 }
 
 /*
@@ -123,8 +132,8 @@ void syscall_dispatch(struct trapframe *tf)
 		tf->eax = (uint32_t)-ENOSYS;
 		return;
 	}
-	/* Always false without the BKL (make ERA=2.6.39): SYS_BKL is 0 and bkl= is ignored. */
-	bkl = (d->flags & SYS_BKL) || bkl_every_syscall;
+	/* Always false without the BKL (make ERA=2.6.39): the flags are 0 and bkl= is ignored. */
+	bkl = (d->flags & bkl_flags) || bkl_every_syscall;
 	trace_syscall_enter(nr, bkl);
 #ifdef CONFIG_BKL                /* 2.6.39: no lock here; reboot() takes one of its own (kernel/sys_reboot.c) */
 	if (bkl)

@@ -8,8 +8,10 @@
 #define NR_SYSCALLS 512         /* numbers at or above this are -ENOSYS without a lookup */
 #ifdef CONFIG_BKL
 #define SYS_BKL     0x1         /* the dispatcher holds the Big Kernel Lock around the call */
+#define SYS_BKL_2_2 0x4         /* and in era=2.2 (kernel/era.c): 2.2's fs/read_write.c took it here */
 #else
 #define SYS_BKL     0           /* make ERA=2.6.39: no BKL, so no call is flagged (kernel/sys_reboot.c) */
+#define SYS_BKL_2_2 0
 #endif
 #define SYS_FALLBACK 0x2        /* -ENOSYS on purpose, not logged: libc falls back to an older call */
 
@@ -19,7 +21,7 @@ typedef void (*syscall_fn_t)(void);
 struct syscall_desc {
 	uint16_t nr;            /* Linux i386 number (syscall_32.tbl) */
 	uint8_t nargs;
-	uint8_t flags;          /* SYS_BKL, SYS_FALLBACK */
+	uint8_t flags;          /* SYS_BKL, SYS_BKL_2_2, SYS_FALLBACK */
 	const char *name;
 	syscall_fn_t fn;        /* NULL: known but not implemented here (-ENOSYS) */
 };
@@ -40,5 +42,7 @@ unsigned syscall_unknown_count(void);
 unsigned syscall_sysenter_count(void);
 /* True when bkl=syscalls asked for every call under the BKL. */
 bool syscall_all_under_bkl(void);
+/* Does the dispatcher take the BKL around d in this boot's era (SYS_BKL, SYS_BKL_2_2 in era=2.2)? */
+bool syscall_takes_bkl(const struct syscall_desc *d);
 
 #endif

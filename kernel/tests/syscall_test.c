@@ -1,5 +1,6 @@
 /* Self-tests of the syscall table and dispatcher that need no process. */
 #include "kernel/locking/bkl.h"
+#include "kernel/era.h"
 #include "kernel/ktest.h"
 #include "kernel/lib/string.h"
 #include "kernel/syscall/dispatch.h"
@@ -77,6 +78,10 @@ KTEST(syscall_bkl_flag_takes_the_bkl)
 	pid = dispatch(__NR_getpid);
 	KT_ASSERT(pid > 0);
 	KT_ASSERT_EQ(dispatcher_bkl_count(), after_reboot + (syscall_all_under_bkl() ? 1 : 0));
+	/* read() (fd 0: a kernel thread has none) takes it only in era=2.2, as 2.2's sys_read did. */
+	start = dispatcher_bkl_count();
+	KT_ASSERT_EQ(dispatch(__NR_read), (uint32_t)-EBADF);
+	KT_ASSERT_EQ(dispatcher_bkl_count(), start + (syscall_all_under_bkl() || era_now() == ERA_2_2 ? 1 : 0));
 	KT_ASSERT(!kernel_locked());
 }
 #endif

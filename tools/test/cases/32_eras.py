@@ -13,6 +13,8 @@ USERTESTS_SUMMARY = re.compile(r"^usertests: (\d+) passed, (\d+) failed$", re.M)
 # era: (what /proc/sys/kernel/ioctl_mode says, the header of /proc/syscalls)
 ERAS = {
     "2.0": ("serialized", "# bkl=syscalls"),
+    "2.2": ("serialized", "# bkl=flagged"),
+    "2.4": ("serialized", "# bkl=flagged"),
     "2.6.6": ("serialized", "# bkl=flagged"),
     "2.6.8": ("serialized", "# bkl=flagged"),
     "2.6.11": ("auto", "# bkl=flagged"),
@@ -61,6 +63,15 @@ def era_boot(h, era, label=None, kernel=None, initrd=None, ioctl_mode="auto", sy
     got = s.run("head -n 1 /proc/syscalls") or ""
     if not got.startswith(syscalls):
         problems.append(f"/proc/syscalls begins {got!r}, not {syscalls!r}")
+    # The block lock and read()'s flag: 2.2 and 2.4 put the queues under io_request_lock; 2.2 alone
+    # kept read() under the BKL (SYS_BKL_2_2); 2.0 had everything under it, the rest have neither.
+    queue_lock = {"2.0": "the BKL", "2.2": "io_request_lock", "2.4": "io_request_lock"}.get(era, "their own locks")
+    if not re.search(rf"^block: request queues locked by {queue_lock}", s.q.output, re.M):
+        problems.append(f"no boot line 'block: request queues locked by {queue_lock}'")
+    got = s.run("grep ' read ' /proc/syscalls") or ""
+    want_flag = "bkl" if era == "2.2" else "-"
+    if not re.search(rf"^\s*3 read\s+3 {re.escape(want_flag)}\s", got, re.M):
+        problems.append(f"/proc/syscalls' read line is {got!r}, not flagged {want_flag!r}")
     got = s.run("echo x > /proc/sys/kernel/era; echo status=$?")
     if not got or "status=0" in got:
         problems.append(f"/proc/sys/kernel/era took a write ({got!r})")
@@ -116,6 +127,8 @@ def no_bkl_build(h):
 def run(h):
     for era, (mode, syscalls) in ERAS.items():
         era_boot(h, era, ioctl_mode=mode, syscalls=syscalls)
+    # 2.2's read() under the BKL, counted at the dispatcher's site (every other ktest boot: not).
+    h.ktests("era-2.2-smp2", tests="syscall_bkl_flag_takes_the_bkl", cpus=2, append="era=2.2", min_count=1)
     # 2.6.8's BKL at 1 CPU (holder, waiter and the rest share it: the reacquire inside schedule()
     # sleeps there) and at 2; the same two tests in every other ktest boot check the opposite.
     h.ktests("era-2.6.8-smp1", tests=SEM_KTESTS, cpus=1, append="era=2.6.8", min_count=10)
