@@ -122,6 +122,19 @@ def era_locks_problems(s, era):
     return problems, stat
 
 
+def sysbench_and_locks(h, prefix, s, era, cmd, want):
+    """Run cmd (a sysbench disk run) with fresh lock counts: every figure in want, and the era's lock."""
+    s.run("bklstat -r")
+    s.run("echo 0 > /proc/lock_stat")
+    out = s.run(cmd, timeout=90)
+    h.record(f"{prefix} sysbench disk prints every figure, data read back as written",
+             out is not None and not figures_problems(out, want),
+             "; ".join(figures_problems(out, want)[:4]) if out is not None else "no prompt came back")
+    problems, stat = era_locks_problems(s, era)
+    h.record(f"{prefix} lock_stat and bklstat show the era's block lock", not problems,
+             "; ".join(problems) + f" (lock_stat: {dict((k, v) for k, v in lock_classes(stat).items() if 'lock' in k)})")
+
+
 def ram_disks(h, name, s, era):
     """The two RAM disks of the same boot: their size (queue only), then the era's lock at work on them."""
     if era == "queue":
@@ -131,15 +144,8 @@ def ram_disks(h, name, s, era):
         h.record(f"{name} RAM disks: /proc/partitions and wc -c say rd_size={RD_KIB}",
                  ok and re.search(rf"^\s*{RD_KIB * 1024}\s+/dev/ram1$", size, re.M) is not None,
                  f"{parts!r} {size!r}")
-    s.run("bklstat -r")
-    s.run("echo 0 > /proc/lock_stat")
-    out = s.run(f"sysbench disk -S {SIZE} -r 1 /dev/ram0 /dev/ram1", timeout=90)
-    h.record(f"{name} RAM disks: sysbench disk prints every figure, data read back as written",
-             out is not None and not figures_problems(out, RAW_FIGURES),
-             "; ".join(figures_problems(out, RAW_FIGURES)[:4]) if out is not None else "no prompt came back")
-    problems, stat = era_locks_problems(s, era)
-    h.record(f"{name} RAM disks: lock_stat and bklstat show the era's block lock", not problems,
-             "; ".join(problems) + f" (lock_stat: {dict((k, v) for k, v in lock_classes(stat).items() if 'lock' in k)})")
+    sysbench_and_locks(h, f"{name} RAM disks:", s, era, f"sysbench disk -S {SIZE} -r 1 /dev/ram0 /dev/ram1",
+                       RAW_FIGURES)
 
 
 def ram_disk_words(h):
@@ -171,15 +177,7 @@ def one_era(h, era, disks, ext2):
         cmd = f"sysbench disk -M /dev/hda1 -D /mnt -s {SIZE} -S {SIZE} -r 1 /dev/hda2 /dev/hdc2"
         want += ["file_write_mbs", "file_read_mbs"]
         s.run("umount /mnt")    # init mounted hda1 there: sysbench mounts it itself (and again, to read)
-    s.run("bklstat -r")
-    s.run("echo 0 > /proc/lock_stat")
-    out = s.run(cmd, timeout=90)
-    h.record(f"{name} sysbench disk prints every figure, data read back as written",
-             out is not None and not figures_problems(out, want),
-             "; ".join(figures_problems(out, want)[:4]) if out is not None else "no prompt came back")
-    problems, stat = era_locks_problems(s, era)
-    h.record(f"{name} lock_stat and bklstat show the era's block lock", not problems,
-             "; ".join(problems) + f" (lock_stat: {dict((k, v) for k, v in lock_classes(stat).items() if 'lock' in k)})")
+    sysbench_and_locks(h, name, s, era, cmd, want)
     ide = s.run("cat /proc/ide", timeout=30)
     problems = dma_problems(ide)
     h.record(f"{name} /proc/ide: hda and hdc by DMA, no request by PIO", not problems, "; ".join(problems))
