@@ -5,7 +5,7 @@ copies of a small image with random bytes in the superblock, a group descriptor,
 block: mounting or using each must answer an errno, never panic or hang. The tests whose answers are Linux's,
 by the same binary on this host's ext2 (a loop mount, where the host allows one). The fuzzer's corrupt images (random
 structures, four disks a boot, /bin/ext2fuzz walking, writing and removing in each); vfstest with its
-working directory on ext2, e2fsck -fn clean after it; 10,000 files in one directory (SMPIX_EXT2_MANY=1)."""
+working directory on ext2, e2fsck -fn clean after it; 10,000 files in one directory (SMPIX_EXT2_MANY=0 leaves them out)."""
 import os
 import random
 import re
@@ -414,9 +414,10 @@ def many_run(h):
     name = "ext2test[10000-files]"
     if not h.wanted(name) or not tool("e2fsck"):
         return
-    if os.environ.get("SMPIX_EXT2_MANY") != "1":
-        h.skip(name, "about 15 s under TCG (linear directories: each create reads the whole directory); "
-               "SMPIX_EXT2_MANY=1 runs it")
+    # About 15 s under TCG (linear directories: each create reads the whole directory); issue 32 names
+    # it, so make test runs it. SMPIX_EXT2_MANY=0 leaves it out of a quick run.
+    if os.environ.get("SMPIX_EXT2_MANY") == "0":
+        h.skip(name, "SMPIX_EXT2_MANY=0")
         return
     img = make_image(h, "many", marker="MANY10K", mib=64)
     q = h.Qemu("ext2-many", append="init=/bin/ext2test", cpus=2, timeout=300, disks=[img])
