@@ -132,6 +132,42 @@ def check_make_trace(h, cpus=4):
     h.record(name, not problems, "; ".join(problems) + f" (files in {out_dir})")
 
 
+def check_disk_eras_trace(h, cpus=2):
+    """The trace of sysbench disk on two RAM disks (drivers/block/rd.c), one process per CPU: in era=2.2
+    every write() and read() enters the kernel under the BKL (syscall_enter ... bkl=1), on both CPUs,
+    and the dispatcher's site takes it; in era=2.6.11 none does. What the eras' table shows, seen."""
+    for era, held in (("2.2", True), ("2.6.11", False)):
+        name = f"trace[smp{cpus} era={era}: sysbench disk's read() and write() {'under' if held else 'without'} the BKL]"
+        if not h.wanted(name):
+            continue
+        t = tool(h)
+        out_dir = os.path.join(h.LOGS, f"trace-disk-era-{era}")
+        try:
+            text, console = t.capture(h, "sysbench disk -S 256k -r 1 /dev/ram0 /dev/ram1", cpus, 128,
+                                      f"era={era} rd_nr=2 rd_size=1024", out_dir, name=f"trace-disk-{era}",
+                                      timeout=240)
+        except RuntimeError as e:
+            h.record(name, False, str(e))
+            continue
+        m = t.draw(text, out_dir, f"smpix -smp {cpus} era={era}: sysbench disk on two RAM disks")
+        calls = [(c, a) for _, c, _, ev, a in m.trace.events
+                 if ev == "syscall_enter" and a.get("name") in ("read", "write")]
+        by_dispatcher = [c for _, c, _, ev, a in m.trace.events
+                         if ev == "bkl_acquire" and a.get("site", "").startswith("kernel/syscall/dispatch.c")]
+        problems = []
+        if {a.get("bkl") for _, a in calls} != {"1" if held else "0"}:
+            problems.append(f"read/write entered with bkl={sorted({a.get('bkl') for _, a in calls})}")
+        if len({c for c, _ in calls}) < cpus:
+            problems.append(f"read/write only on CPUs {sorted({c for c, _ in calls})}")
+        if held and len(set(by_dispatcher)) < cpus:
+            problems.append(f"the dispatcher took the BKL on CPUs {sorted(set(by_dispatcher))} only")
+        if not held and by_dispatcher:
+            problems.append(f"the dispatcher took the BKL {len(by_dispatcher)} times")
+        if h.bad_lines(console):
+            problems.append("kernel reported: " + h.bad_lines(console)[0])
+        h.record(name, not problems, "; ".join(problems) + f" ({len(calls)} calls; files in {out_dir})")
+
+
 LOCK_STAT_LINE = re.compile(r"^\s*(\S+):" + r"\s+(\d+)" * 2 + r"\s+([\d.]+)" * 4 + r"\s+(\d+)" * 2 +
                             r"\s+([\d.]+)" * 4 + r"$", re.M)
 
@@ -190,3 +226,4 @@ def run(h):
     check_lock_stat_session(h)
     check_known(h)
     check_make_trace(h)
+    check_disk_eras_trace(h)
