@@ -253,6 +253,25 @@ static struct buffer_head *evict_one(void)
 	return NULL;
 }
 
+static int write_matching(dev_t dev, bool any_dev, uint64_t older_than_ns, int max, int passes, int *written);
+
+/*
+ * The cache is full of dirty buffers: write them all back, in one pass.
+ * All, not a batch: collect_dirty() walks the hash buckets, so a batch of
+ * 64 is a scattered part of every run the writers made, and left as 1 KiB
+ * requests (a 64 MiB file was written at 13 MB/s so); the whole set sorted
+ * leaves as requests of BLK_MAX_SECTORS. Linux's writers under pressure
+ * (balance_dirty_pages) also write back far more than the page they need.
+ */
+static void write_all_dirty(void)
+{
+	struct bcache_stats st;
+	int written;
+
+	bcache_get_stats(&st);
+	write_matching(0, true, 0, (int)st.dirty + SYNC_BATCH, 1, &written);
+}
+
 /* Make room for size more bytes: free clean buffers, write dirty ones back if that is all there is. */
 static void make_room(uint32_t size)
 {
@@ -267,7 +286,7 @@ static void make_room(uint32_t size)
 			tries--;        /* progress: only the write-backs count */
 			continue;
 		}
-		bcache_write_old(0, SYNC_BATCH);        /* everything left is dirty: clean some */
+		write_all_dirty();      /* everything left is dirty: clean it */
 	}
 	/* Still over: every buffer is referenced or dirty. Grow past the limit rather than fail. */
 }
