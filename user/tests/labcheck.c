@@ -433,6 +433,7 @@ static void lab6(void)
 #define LEDGER_DELAY_US 2000            /* the back office's time in the busy runs (a tick, really) */
 #define LEDGER_DONE "/tmp/ledger-done"  /* exists: the auditor may stop */
 #define LEDGER_STUCK_MS 10000           /* workers not done by then are stuck */
+#define LEDGER_ABBA_MS 2000             /* the same ABBA picture this long: a deadlock, no need to wait more */
 
 
 static int ledger_fd;
@@ -450,14 +451,45 @@ static int exited(int pid, int *status)
 	return SYS4(__NR_wait4, pid, status, WNOHANG, 0) == pid;
 }
 
-/*
- * Wait up to ms for each of n pids to exit. done[i]: 0 still running, 1 exited
- * with a failure, 2 exited 0. Returns how many exited.
- */
-static int wait_all(const int *pids, int n, int ms, int *done)
+/* "lock NAME holder PID waiting N", a line of /dev/ledger's report: PID, and N in *waiting. */
+static int report_holder(const char *line, int *waiting)
 {
-	int64_t end = gt_now_ms() + ms;
-	int left = n, st;
+	unsigned long long h = number_after(line, "holder"), w = number_after(line, "waiting");
+
+	*waiting = (int)w;
+	return (int)h;
+}
+
+/*
+ * Read /dev/ledger's report (without its locks) into text and the two branch
+ * locks' holders into held_by: 1 if it is an ABBA deadlock's picture, each
+ * lock held by another task and both waited for.
+ */
+static int ledger_abba(int held_by[2])
+{
+	int waits[2] = { 0, 0 }, seen = 0;
+	char *line;
+
+	held_by[0] = held_by[1] = 0;
+	gt_read_file("/dev/ledger", text, sizeof(text));
+	for (line = gt_strstr(text, "\nlock "); line && seen < 2; line = gt_strstr(line + 1, "\nlock ")) {
+		held_by[seen] = report_holder(line, &waits[seen]);
+		seen++;
+	}
+	return seen == 2 && held_by[0] && held_by[1] && held_by[0] != held_by[1] && waits[0] && waits[1];
+}
+
+/*
+ * Wait up to LEDGER_STUCK_MS for each of n pids to exit; done[i]: 0 still
+ * running, 1 exited with a failure, 2 exited 0. Returns how many exited. It
+ * stops early when the report shows the same two holders in an ABBA picture
+ * for LEDGER_ABBA_MS: a transfer holds a lock for a few ms, a deadlock for
+ * ever, so there is nothing to wait the rest of the 10 s for.
+ */
+static int wait_workers(const int *pids, int n, int *done)
+{
+	int64_t end = gt_now_ms() + LEDGER_STUCK_MS, abba_since = 0;
+	int left = n, st, last[2] = { 0, 0 }, now[2];
 
 	for (int i = 0; i < n; i++)
 		done[i] = pids[i] > 0 ? 0 : 1;
@@ -468,19 +500,21 @@ static int wait_all(const int *pids, int n, int ms, int *done)
 				done[i] = WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 2 : 1;
 			left += !done[i];
 		}
-		if (left)
-			gt_msleep(20);
+		if (!left)
+			break;
+		if (ledger_abba(now) && now[0] == last[0] && now[1] == last[1]) {
+			if (!abba_since)
+				abba_since = gt_now_ms();
+			else if (gt_now_ms() - abba_since >= LEDGER_ABBA_MS)
+				break;
+		} else {
+			abba_since = 0;
+		}
+		last[0] = now[0];
+		last[1] = now[1];
+		gt_msleep(20);
 	}
 	return n - left;
-}
-
-/* "lock NAME holder PID waiting N", a line of /dev/ledger's report: PID, and N in *waiting. */
-static int report_holder(const char *line, int *waiting)
-{
-	unsigned long long h = number_after(line, "holder"), w = number_after(line, "waiting");
-
-	*waiting = (int)w;
-	return (int)h;
 }
 
 /*
@@ -492,10 +526,9 @@ static int report_holder(const char *line, int *waiting)
  */
 static int ledger_wait(const int *pids, int n, int *done)
 {
-	int held_by[2] = { 0, 0 }, waits[2] = { 0, 0 }, seen = 0;
-	char *line;
+	int held_by[2], abba;
 
-	if (wait_all(pids, n, LEDGER_STUCK_MS, done) == n) {
+	if (wait_workers(pids, n, done) == n) {
 		for (int i = 0; i < n; i++) {
 			if (done[i] != 2) {
 				snprintf(gt_why, sizeof(gt_why), "a worker's transfer failed");
@@ -504,20 +537,15 @@ static int ledger_wait(const int *pids, int n, int *done)
 		}
 		return 1;
 	}
-	gt_read_file("/dev/ledger", text, sizeof(text));
-	printf("labcheck: %s: workers stuck after %d s; /dev/ledger says:\n%s", gt_test, LEDGER_STUCK_MS / 1000,
-	       text);
-	for (line = gt_strstr(text, "\nlock "); line && seen < 2; line = gt_strstr(line + 1, "\nlock ")) {
-		held_by[seen] = report_holder(line, &waits[seen]);
-		seen++;
-	}
+	abba = ledger_abba(held_by);
+	printf("labcheck: %s: workers stuck; /dev/ledger says:\n%s", gt_test, text);
 	for (int i = 0; i < n; i++)
 		if (!done[i])
 			SYS2(__NR_kill, pids[i], 9);
 	for (int i = 0; i < n; i++)
 		if (!done[i])
 			gt_wait(pids[i]);
-	if (seen == 2 && held_by[0] && held_by[1] && held_by[0] != held_by[1] && waits[0] && waits[1])
+	if (abba)
 		snprintf(gt_why, sizeof(gt_why), "deadlock: pids %d and %d each hold one branch lock and wait for "
 			 "the other's: ABBA", held_by[0], held_by[1]);
 	else
