@@ -8,11 +8,13 @@
  * moves both channels' data in one thread under its own global lock, so the
  * guest's lock is never what holds the second disk back (docs/performance.md,
  * "Disks"). A RAM disk's request function moves the data itself, with the CPU,
- * holding the queue's lock, as Linux 2.2's drivers/block/rd.c did in
- * rd_request() under io_request_lock, and as a PIO disk's interrupt handler
- * does (drivers/block/ide.c). Under era 2.6 each RAM disk has its own queue
- * lock and two CPUs copy side by side; under io_request_lock (2.2/2.4) or the
- * BKL (2.0) they take turns.
+ * holding the queue's lock, as a PIO disk's interrupt handler does
+ * (drivers/block/ide.c). Under era 2.6 each RAM disk has its own queue lock
+ * and two CPUs copy side by side; under io_request_lock (2.2/2.4) or the BKL
+ * (2.0) they take turns. (Linux 2.2's rd.c played another trick: its data
+ * lived in the buffer cache itself, in buffers marked never to be freed, and
+ * its request function, rd_request(), run under io_request_lock, only zeroed
+ * reads of blocks never written. Linux 2.6's brd copies, as smpix does.)
  *
  * Every page of the disk is allocated, zeroed, at boot: the request function
  * runs under a lock the IDE interrupt also takes (io_request_lock, in the
