@@ -295,7 +295,11 @@ def attrtest_on_linux(h, name, part):
         return
     # A loop device of its own, not mount -o loop's: that one goes at the first umount, and attrtest's
     # dirsync_mount unmounts and mounts the file system again (a remount cannot change dirsync).
-    r = subprocess.run(["losetup", "--find", "--show", part], capture_output=True, text=True)
+    losetup = shutil.which("losetup", path=os.environ.get("PATH", "") + ":/usr/sbin:/sbin")
+    if not losetup:
+        h.skip(f"{name} attrtest", "no losetup on this host (util-linux)")
+        return
+    r = subprocess.run([losetup, "--find", "--show", part], capture_output=True, text=True)
     if r.returncode != 0:
         h.skip(f"{name} attrtest", f"this host cannot set up a loop device: {r.stderr.strip()}")
         return
@@ -312,7 +316,7 @@ def attrtest_on_linux(h, name, part):
                 if subprocess.run(["umount", mnt]).returncode != 0:
                     subprocess.run(["umount", "-l", mnt])
     finally:
-        subprocess.run(["losetup", "-d", loop])
+        subprocess.run([losetup, "-d", loop])
     record_attrtest(h, f"{name} attrtest", p.stdout)
     check_attrtest_inodes(h, f"{name} attrtest", part)
 
