@@ -41,6 +41,9 @@ static size_t boot_limit(void)
 	return (size_t)cmdline_get_uint("bcache_limit", BCACHE_DEFAULT_LIMIT >> 10) << 10;
 }
 
+/* Write back every dirty buffer, sorted, in one pass: a full cache of dirty buffers (defined below). */
+static void write_all_dirty(void);
+
 /* LAB9: BEGIN cache */
 /*
  * One lock per hash bucket (Linux 2.6 dropped the global lru_list_lock and
@@ -251,25 +254,6 @@ static struct buffer_head *evict_one(void)
 			return victim;
 	}
 	return NULL;
-}
-
-static int write_matching(dev_t dev, bool any_dev, uint64_t older_than_ns, int max, int passes, int *written);
-
-/*
- * The cache is full of dirty buffers: write them all back, in one pass.
- * All, not a batch: collect_dirty() walks the hash buckets, so a batch of
- * 64 is a scattered part of every run the writers made, and left as 1 KiB
- * requests (a 64 MiB file was written at 13 MB/s so); the whole set sorted
- * leaves as requests of BLK_MAX_SECTORS. Linux's writers under pressure
- * (balance_dirty_pages) also write back far more than the page they need.
- */
-static void write_all_dirty(void)
-{
-	struct bcache_stats st;
-	int written;
-
-	bcache_get_stats(&st);
-	write_matching(0, true, 0, (int)st.dirty + SYNC_BATCH, 1, &written);
 }
 
 /* Make room for size more bytes: free clean buffers, write dirty ones back if that is all there is. */
@@ -612,6 +596,23 @@ static int write_matching(dev_t dev, bool any_dev, uint64_t older_than_ns, int m
 	if (batch != small)
 		kfree(batch);
 	return err;
+}
+
+/*
+ * The cache is full of dirty buffers: write them all back, in one pass.
+ * All, not a batch: collect_dirty() walks the hash buckets, so a batch of
+ * 64 is a scattered part of every run the writers made, and left as 1 KiB
+ * requests (a 64 MiB file was written at 13 MB/s so); the whole set sorted
+ * leaves as requests of BLK_MAX_SECTORS. Linux's writers under pressure
+ * (balance_dirty_pages) also write back far more than the page they need.
+ */
+static void write_all_dirty(void)
+{
+	struct bcache_stats st;
+	int written;
+
+	bcache_get_stats(&st);
+	write_matching(0, true, 0, (int)st.dirty + SYNC_BATCH, 1, &written);
 }
 
 /* Write back what matches until nothing does: passes the size of every dirty buffer now (a few more come meanwhile). */

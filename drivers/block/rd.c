@@ -88,6 +88,15 @@ static void rd_request_fn(struct request_queue *q)
 	}
 }
 
+/* Give back the first n of the disk's pages, and its table of them. */
+static void rd_free_pages(struct ramdisk *rd, unsigned n)
+{
+	while (n-- > 0)
+		pmm_free_page(rd->pages[n]);
+	kfree(rd->pages);
+	rd->pages = NULL;
+}
+
 /* All of the disk's pages, zeroed; false (and none kept) if memory ran out. */
 static bool rd_alloc_pages(struct ramdisk *rd)
 {
@@ -95,10 +104,7 @@ static bool rd_alloc_pages(struct ramdisk *rd)
 	for (unsigned p = 0; rd->pages && p < rd->nr_pages; p++) {
 		rd->pages[p] = pmm_alloc_page();
 		if (!rd->pages[p]) {
-			while (p-- > 0)
-				pmm_free_page(rd->pages[p]);
-			kfree(rd->pages);
-			rd->pages = NULL;
+			rd_free_pages(rd, p);
 			break;
 		}
 		memset(P2V(rd->pages[p]), 0, PAGE_SIZE);
@@ -123,8 +129,11 @@ static bool rd_add(int i, unsigned kib)
 	rd->disk.queue = &rd->queue;
 	rd->disk.private_data = rd;
 	rd->disk.part[0].nr_sects = rd->nr_pages * SECTORS_PER_PAGE;
-	if (add_disk(&rd->disk) < 0)    /* it finds no partition table: every sector reads as zero */
+	if (add_disk(&rd->disk) < 0) {  /* it finds no partition table: every sector reads as zero */
+		printk("rd: no room for ram%d among the disks\n", i);
+		rd_free_pages(rd, rd->nr_pages);
 		return false;
+	}
 	disk_make_nodes(&rd->disk);
 	return true;
 }
@@ -143,6 +152,7 @@ void rd_init(void)
 		printk("rd: rd_size=%u KiB: want 4 to 262144; %u\n", kib, RD_DEFAULT_KIB);
 		kib = RD_DEFAULT_KIB;
 	}
+	kib -= kib % (PAGE_SIZE / 1024);        /* whole pages: the size the disks are, and say */
 	for (unsigned i = 0; i < nr; i++)
 		if (!rd_add((int)i, kib))
 			return;

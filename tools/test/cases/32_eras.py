@@ -137,6 +137,9 @@ def run(h):
     # down() at its end, which may sleep again; the fuzzer's calls sleep, fault and are killed.
     h.fuzz("era-2.6.8-bkl-syscalls-smp4", seconds=10, seed=9, cpus=4, append="era=2.6.8 bkl=syscalls")
     # A kernel with the BKL cannot take it out at boot: it says what to build instead.
+    # A word that names no era: said so, with the eras there are, and the kernel stays at its default.
+    h.boot_check("era-unknown", [r"^era: unknown era=2\.3 \(want 2\.0, 2\.2, 2\.4, 2\.6\.6, 2\.6\.8, 2\.6\.11 "
+                                 r"or 2\.6\.39\); staying at 2\.6\.11$", r"^smp: \d+ CPUs online"], append="era=2.3")
     h.boot_check("era-2.6.39-needs-its-build",
                  [r"^era: era=2\.6\.39 needs the kernel built without the BKL: make ERA=2\.6\.39"],
                  append="era=2.6.39")

@@ -102,20 +102,29 @@ def check_outputs(h, m, out_dir, cpus):
     return problems
 
 
+def capture_or_record(h, name, cmd, cpus, append, label, title):
+    """Take a trace of cmd (tools/bench/trace.py) into build/test-logs/LABEL and draw it: (model, console,
+    out_dir), or None after recording name as failed when the boot or the command did not finish."""
+    t = tool(h)
+    out_dir = os.path.join(h.LOGS, label)
+    try:
+        text, console = t.capture(h, cmd, cpus, 128, append, out_dir, name=label, timeout=240)
+    except RuntimeError as e:
+        h.record(name, False, str(e))
+        return None
+    return t.draw(text, out_dir, title), console, out_dir
+
+
 def check_make_trace(h, cpus=4):
     """make trace's flow (tools/bench/trace.py) at -smp 4 on the BKL-reliant bench device."""
     name = f"trace[smp{cpus}: ioctlbench -d bkl, JSON and SVG, BKL hand-offs between CPUs]"
     if not h.wanted(name):
         return
-    t = tool(h)
-    out_dir = os.path.join(h.LOGS, f"trace-smp{cpus}")
-    try:
-        text, console = t.capture(h, "ioctlbench -d bkl -n 100 -w 500 -r 1", cpus, 128, "", out_dir,
-                                  name=f"trace-smp{cpus}", timeout=240)
-    except RuntimeError as e:
-        h.record(name, False, str(e))
+    got = capture_or_record(h, name, "ioctlbench -d bkl -n 100 -w 500 -r 1", cpus, "", f"trace-smp{cpus}",
+                            f"smpix -smp {cpus}: ioctlbench -d bkl")
+    if not got:
         return
-    m = t.draw(text, out_dir, f"smpix -smp {cpus}: ioctlbench -d bkl")
+    m, console, out_dir = got
     problems = check_outputs(h, m, out_dir, cpus)
     pairs = {(r, a) for _, r, _, a, _ in m.handoffs}
     cpus_in = {c for p in pairs for c in p}
@@ -140,16 +149,12 @@ def check_disk_eras_trace(h, cpus=2):
         name = f"trace[smp{cpus} era={era}: sysbench disk's read() and write() {'under' if held else 'without'} the BKL]"
         if not h.wanted(name):
             continue
-        t = tool(h)
-        out_dir = os.path.join(h.LOGS, f"trace-disk-era-{era}")
-        try:
-            text, console = t.capture(h, "sysbench disk -S 256k -r 1 /dev/ram0 /dev/ram1", cpus, 128,
-                                      f"era={era} rd_nr=2 rd_size=1024", out_dir, name=f"trace-disk-{era}",
-                                      timeout=240)
-        except RuntimeError as e:
-            h.record(name, False, str(e))
+        got = capture_or_record(h, name, "sysbench disk -S 256k -r 1 /dev/ram0 /dev/ram1", cpus,
+                                f"era={era} rd_nr=2 rd_size=1024", f"trace-disk-era-{era}",
+                                f"smpix -smp {cpus} era={era}: sysbench disk on two RAM disks")
+        if not got:
             continue
-        m = t.draw(text, out_dir, f"smpix -smp {cpus} era={era}: sysbench disk on two RAM disks")
+        m, console, out_dir = got
         calls = [(c, a) for _, c, _, ev, a in m.trace.events
                  if ev == "syscall_enter" and a.get("name") in ("read", "write")]
         by_dispatcher = [c for _, c, _, ev, a in m.trace.events

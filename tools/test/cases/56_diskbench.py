@@ -152,6 +152,7 @@ def ram_disk_words(h):
     """Bad rd_nr= and rd_size= words: said so on the console, clamped or refused, never a panic."""
     cases = [("rd_nr=9 rd_size=64", r"^rd: rd_nr=9: at most 4 RAM disks$", ["ram0", "ram1", "ram2", "ram3"]),
              ("rd_nr=1 rd_size=0", r"^rd: rd_size=0 KiB: want 4 to 262144; 8192$", ["ram0"]),
+             ("rd_nr=1 rd_size=6", r"^rd: 1 RAM disks of 4 KiB \(/dev/ram0\.\.\)$", ["ram0"]),
              ("rd_nr=2 rd_size=200000", r"^rd: no memory for ram0's 200000 KiB$", [])]
     for words, said, disks in cases:
         name = f"rd[{words}] said so, the disks are {' '.join(disks) or 'none'}, a clean power off"
