@@ -32,6 +32,13 @@ static inline void frame_put(physaddr_t pa)
 		pmm_free_page(pa);
 }
 
+/* frame_put() for a teardown: a last mapping's frame goes into b, freed with others (pmm.h). */
+static inline void frame_put_batched(physaddr_t pa, struct frame_batch *b)
+{
+	if (__atomic_sub_fetch(&frame_refs[pa >> PAGE_SHIFT], 1, __ATOMIC_SEQ_CST) == 0)
+		pmm_free_batch_add(b, pa);
+}
+
 static inline unsigned frame_count(physaddr_t pa)
 {
 	return __atomic_load_n(&frame_refs[pa >> PAGE_SHIFT], __ATOMIC_SEQ_CST);

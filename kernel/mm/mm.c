@@ -291,6 +291,8 @@ void mm_put(struct mm *mm)
 
 void mm_destroy(struct mm *mm)
 {
+	struct frame_batch batch = { .n = 0 };
+
 	if (!mm)
 		return;
 	/*
@@ -307,10 +309,11 @@ void mm_destroy(struct mm *mm)
 		pt = P2V(PTE_ADDR(pde));
 		for (int j = 0; j < 1024; j++)
 			if (pt[j] & PTE_P)
-				frame_put(PTE_ADDR(pt[j]));
-		pmm_free_page(PTE_ADDR(pde));
+				frame_put_batched(PTE_ADDR(pt[j]), &batch);
+		pmm_free_batch_add(&batch, PTE_ADDR(pde));
 	}
-	pmm_free_page(V2P(mm->pgdir));
+	pmm_free_batch_add(&batch, V2P(mm->pgdir));
+	pmm_free_batch_flush(&batch);
 	vma_drop_all(mm);       /* the files of its file mappings */
 	kfree(mm);
 }

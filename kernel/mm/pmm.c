@@ -1,10 +1,11 @@
 /*
- * The physical page-frame allocator. One bit per 4 KiB frame of the direct map
+ * The physical page-frame allocator's bitmap (the CPUs' lists in front of
+ * it are kernel/mm/pmm_percpu.c). One bit per 4 KiB frame of the direct map
  * (768 MiB: a 24 KiB bitmap); a set bit means "not available". Allocation is
  * next-fit from where the last one ended, which keeps it short on average.
  * Pure bookkeeping: it never touches the memory it hands out (host-tested).
  */
-#include "kernel/mm/pmm.h"
+#include "kernel/mm/pmm_bitmap.h"
 
 #include "kernel/mm/memlayout.h"
 #include "kernel/panic.h"
@@ -18,6 +19,7 @@ static spinlock_t pmm_lock = SPINLOCK_INIT("pmm");
 static uint32_t used_bitmap[MAX_FRAMES / WORD_BITS];
 static uint32_t owned_bitmap[MAX_FRAMES / WORD_BITS];  /* frames that are usable RAM at all */
 static unsigned free_frames, usable_frames, search_hint;
+static unsigned frames_end;     /* one past the highest frame of RAM: no search looks beyond it */
 static uint64_t highmem_bytes;
 
 static bool test_bit(const uint32_t *map, unsigned f) { return map[f / WORD_BITS] & (1u << (f % WORD_BITS)); }
@@ -30,7 +32,7 @@ void pmm_reset(void)
 		used_bitmap[i] = ~0u;
 		owned_bitmap[i] = 0;
 	}
-	free_frames = usable_frames = search_hint = 0;
+	free_frames = usable_frames = search_hint = frames_end = 0;
 	highmem_bytes = 0;
 }
 
@@ -54,6 +56,7 @@ void pmm_add_usable(uint64_t start, uint64_t end)
 		clear_bit(used_bitmap, f);
 		usable_frames++;
 		free_frames++;
+		frames_end = MAX(frames_end, f + 1);
 	}
 }
 
@@ -107,16 +110,24 @@ static long find_free_run(unsigned n, unsigned from, unsigned to)
 	return -1;
 }
 
-physaddr_t pmm_alloc_pages(unsigned n)
+physaddr_t bitmap_alloc_run(unsigned n)
 {
 	long f;
 
 	if (n == 0)
 		return 0;
 	spin_lock(&pmm_lock);
-	f = find_free_run(n, search_hint, MAX_FRAMES);
-	if (f < 0)
-		f = find_free_run(n, 1, MIN(search_hint + n, (unsigned)MAX_FRAMES));
+	/*
+	 * Out of memory is the common case under pressure, when every faulting
+	 * task retries each tick: say so at once rather than scan the whole
+	 * bitmap with the lock held (the other CPUs' frees wait for it).
+	 */
+	f = -1;
+	if (free_frames >= n) {
+		f = find_free_run(n, search_hint, frames_end);
+		if (f < 0)
+			f = find_free_run(n, 1, MIN(search_hint + n, frames_end));
+	}
 	if (f >= 0) {
 		for (unsigned i = 0; i < n; i++)
 			set_bit(used_bitmap, (unsigned)f + i);
@@ -127,29 +138,66 @@ physaddr_t pmm_alloc_pages(unsigned n)
 	return f < 0 ? 0 : (physaddr_t)f * PAGE_SIZE;
 }
 
-void pmm_free_pages(physaddr_t pa, unsigned n)
+/* Check and clear frame f. Needs pmm_lock. */
+static void free_one_locked(unsigned f)
+{
+	if (f >= MAX_FRAMES || !test_bit(owned_bitmap, f))
+		panic("pmm_free_pages: frame %08x is not RAM the allocator owns", f * PAGE_SIZE);
+	if (!test_bit(used_bitmap, f))
+		panic("pmm_free_pages: double free of frame %08x", f * PAGE_SIZE);
+	clear_bit(used_bitmap, f);
+	free_frames++;
+}
+
+void bitmap_free_run(physaddr_t pa, unsigned n)
 {
 	unsigned f = pa / PAGE_SIZE;
 
 	if (pa % PAGE_SIZE || f + n > MAX_FRAMES)
 		panic("pmm_free_pages: bad address %08x (%u pages)", pa, n);
 	spin_lock(&pmm_lock);
-	for (unsigned i = 0; i < n; i++) {
-		if (!test_bit(owned_bitmap, f + i))
-			panic("pmm_free_pages: frame %08x is not RAM the allocator owns", (f + i) * PAGE_SIZE);
-		if (!test_bit(used_bitmap, f + i))
-			panic("pmm_free_pages: double free of frame %08x", (f + i) * PAGE_SIZE);
-		clear_bit(used_bitmap, f + i);
-	}
-	free_frames += n;
+	for (unsigned i = 0; i < n; i++)
+		free_one_locked(f + i);
 	spin_unlock(&pmm_lock);
 }
 
-unsigned pmm_free_count(void) { return free_frames; }
+unsigned bitmap_take(physaddr_t *frames, unsigned n)
+{
+	unsigned got = 0;
+
+	spin_lock(&pmm_lock);
+	while (got < n && free_frames > 0) {
+		long f = find_free_run(1, search_hint, frames_end);
+
+		if (f < 0)
+			f = find_free_run(1, 1, frames_end);
+		if (f < 0)
+			break;
+		set_bit(used_bitmap, (unsigned)f);
+		free_frames--;
+		search_hint = (unsigned)f + 1;
+		frames[got++] = (physaddr_t)f * PAGE_SIZE;
+	}
+	spin_unlock(&pmm_lock);
+	return got;
+}
+
+void bitmap_give(const physaddr_t *frames, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (frames[i] % PAGE_SIZE)
+			panic("pmm_free_pages: bad address %08x", frames[i]);
+	spin_lock(&pmm_lock);
+	for (unsigned i = 0; i < n; i++)
+		free_one_locked(frames[i] / PAGE_SIZE);
+	spin_unlock(&pmm_lock);
+}
+
+unsigned bitmap_free_count(void) { return free_frames; }
 unsigned pmm_usable_count(void) { return usable_frames; }
 uint64_t pmm_highmem_bytes(void) { return highmem_bytes; }
 
-bool pmm_is_free(physaddr_t pa)
+bool bitmap_is_free(physaddr_t pa)
 {
 	unsigned f = pa / PAGE_SIZE;
 

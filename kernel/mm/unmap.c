@@ -43,8 +43,8 @@ static bool clear_table(struct mm *mm, uintptr_t start, uintptr_t end)
 	return any;
 }
 
-/* Pass 2, inside one page table, after the shootdown: the frames go. */
-static void free_table(struct mm *mm, uintptr_t start, uintptr_t end)
+/* Pass 2, inside one page table, after the shootdown: the frames go (into b, freed in bulk). */
+static void free_table(struct mm *mm, uintptr_t start, uintptr_t end, struct frame_batch *b)
 {
 	for (uintptr_t va = start; va < end; va += PAGE_SIZE) {
 		pte_t *pte = mm_pte_slot(mm, va, false);
@@ -52,7 +52,7 @@ static void free_table(struct mm *mm, uintptr_t start, uintptr_t end)
 		if (!pte)
 			break;
 		if (*pte & PTE_ZAP) {
-			frame_put(PTE_ADDR(*pte));
+			frame_put_batched(PTE_ADDR(*pte), b);
 			*pte = 0;
 		}
 	}
@@ -60,6 +60,7 @@ static void free_table(struct mm *mm, uintptr_t start, uintptr_t end)
 
 void mm_unmap_range(struct mm *mm, uintptr_t start, uintptr_t end)
 {
+	struct frame_batch batch = { .n = 0 };
 	bool any = false;
 
 	if (end > USER_TOP)
@@ -76,7 +77,8 @@ void mm_unmap_range(struct mm *mm, uintptr_t start, uintptr_t end)
 	for (uintptr_t va = start, stop; va < end; va = stop) {
 		stop = table_stop(va, end);
 		ptl_lock(mm);
-		free_table(mm, va, stop);
+		free_table(mm, va, stop, &batch);
 		ptl_unlock(mm);
 	}
+	pmm_free_batch_flush(&batch);
 }

@@ -285,6 +285,23 @@ static void show_processes(void)
 	}
 }
 
+/* waitpid(), but saying who is still there every 10 s it takes (a run that crawls shows why). */
+static int wait_or_show(int pid, int *st)
+{
+	long long next = now_ns() + 10000000000LL;
+	int r;
+
+	while ((r = waitpid(pid, st, WNOHANG)) == 0) {
+		if (now_ns() > next) {
+			printf("memtest: waiting for %d\n", pid);
+			show_processes();
+			next = now_ns() + 10000000000LL;
+		}
+		msleep(20);
+	}
+	return r;
+}
+
 static void t_oom_kills_one_and_goes_on(void)
 {
 	unsigned total = total_pages(), before = free_pages(), big = total / 2 * PAGE;
@@ -302,7 +319,7 @@ static void t_oom_kills_one_and_goes_on(void)
 		CHECK(pids[i] > 0);
 	}
 	for (int i = 0; i < 4; i++) {
-		CHECK(waitpid(pids[i], &st, 0) == pids[i]);
+		CHECK(wait_or_show(pids[i], &st) == pids[i]);
 		if (i == 3)
 			CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);   /* never -EFAULT, never a victim */
 		else
