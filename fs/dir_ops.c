@@ -37,14 +37,14 @@ int parent_get(int dirfd, const char *upath, struct parent *p)
 		walk_start_put(&s);
 	}
 	if (r < 0)
-		kfree(p->path);
+		putname(p->path);
 	return r;
 }
 
 void parent_put(struct parent *p)
 {
 	iput(p->dir);
-	kfree(p->path);
+	putname(p->path);
 }
 
 /* "." or ".." or "" (the path was "/"): a name that cannot be made, removed or moved. */
@@ -150,7 +150,7 @@ static long make_node(int dirfd, const char *upath, uint32_t mode, uint32_t rdev
 		r = vfs_make_node(&s, path, mode, rdev, target, NULL);
 		walk_start_put(&s);
 	}
-	kfree(path);
+	putname(path);
 	return r;
 }
 
@@ -191,7 +191,7 @@ long sys_symlinkat(const char *utarget, int dirfd, const char *upath)
 	if (r < 0)
 		return r;
 	r = make_node(dirfd, upath, S_IFLNK | 0777, 0, target);
-	kfree(target);
+	putname(target);
 	return r;
 }
 
@@ -343,7 +343,7 @@ long sys_linkat(int olddirfd, const char *uold, int newdirfd, const char *unew, 
 		r = path_walk(&s, oldpath, flags & AT_SYMLINK_FOLLOW ? LOOKUP_FOLLOW : 0, &old);
 		walk_start_put(&s);
 	}
-	kfree(oldpath);
+	putname(oldpath);
 	if (r < 0)
 		return r;
 	r = getname(unew, &newpath);
@@ -353,7 +353,7 @@ long sys_linkat(int olddirfd, const char *uold, int newdirfd, const char *unew, 
 			r = vfs_link_node(&s, newpath, old);
 			walk_start_put(&s);
 		}
-		kfree(newpath);
+		putname(newpath);
 	}
 	iput(old);
 	return r;
@@ -381,7 +381,7 @@ long sys_readlinkat(int dirfd, const char *upath, char *ubuf, int size)
 		r = path_walk(&s, path, 0, &inode);
 		walk_start_put(&s);
 	}
-	kfree(path);
+	putname(path);
 	if (r < 0)
 		return r;
 	if (!S_ISLNK(inode->i_mode) || !inode->i_op || !inode->i_op->readlink) {

@@ -13,6 +13,8 @@
 #include "fs/pipe/pipe.h"
 #include "fs/vfs.h"
 #include "kernel/mm/kheap.h"
+#include "kernel/mm/memlayout.h"
+#include "kernel/mm/pmm.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/syscall/handlers.h"
 #include "kernel/sched/task.h"
@@ -24,22 +26,40 @@
 /* Flags that only matter while opening: open() keeps the rest in f_flags, as Linux does. */
 #define OPEN_ONLY_FLAGS (O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC)
 
+/*
+ * A path from user space gets a page of its own: PATH_MAX bytes with the
+ * NUL are a page, and a kmalloc() block (with its 16-byte header) would be
+ * two, a run found in the frame bitmap under pmm_lock by every system call
+ * that takes a path. A single page comes from this CPU's frame list
+ * (kernel/mm/pmm_percpu.c). Linux keeps names in a slab cache of their own,
+ * names_cachep, for the same reason.
+ */
+_Static_assert(PATH_MAX <= PAGE_SIZE, "a name fits in a page");
+
 int getname(const char *upath, char **out)
 {
-	char *buf = kmalloc(PATH_MAX);
+	physaddr_t pa = pmm_alloc_page();
+	char *buf;
 	int r;
 
-	if (!buf)
+	if (!pa)
 		return -ENOMEM;
+	buf = P2V(pa);
 	r = strncpy_from_user(buf, upath, PATH_MAX);
 	if (r == 0)
 		r = -ENOENT;            /* "" names nothing */
 	if (r < 0) {
-		kfree(buf);
+		putname(buf);
 		return r;
 	}
 	*out = buf;
 	return 0;
+}
+
+void putname(char *name)
+{
+	if (name)
+		pmm_free_page(V2P(name));
 }
 
 int walk_start_get(int dirfd, const char *path, struct walk_start *s)
@@ -113,7 +133,7 @@ int user_walk_at(int dirfd, const char *upath, int flags, struct inode **out)
 	if (r < 0)
 		return r;
 	r = walk_at(dirfd, path, !(flags & AT_SYMLINK_NOFOLLOW), out);
-	kfree(path);
+	putname(path);
 	return r;
 }
 
@@ -263,7 +283,7 @@ long sys_openat(int dirfd, const char *upath, int flags, uint32_t mode)
 		fput(f);
 	r = fd;
 out_name:
-	kfree(path);
+	putname(path);
 	return r;
 }
 
@@ -304,7 +324,7 @@ static int user_lookup(int dirfd, const char *upath, unsigned lookup_flags, stru
 		r = path_walk(&s, path, lookup_flags, out);
 		walk_start_put(&s);
 	}
-	kfree(path);
+	putname(path);
 	return r;
 }
 

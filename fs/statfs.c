@@ -56,7 +56,7 @@ long sys_statfs64(const char *upath, size_t size, void *ubuf)
 		r = path_walk(&s, path, LOOKUP_FOLLOW, &inode);
 		walk_start_put(&s);
 	}
-	kfree(path);
+	putname(path);
 	if (r < 0)
 		return r;
 	r = statfs_to_user(inode, ubuf);

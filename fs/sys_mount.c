@@ -144,7 +144,7 @@ long sys_mount(const char *usource, const char *utarget, const char *utype, unsi
 out_walk:
 	walk_start_put(&s);
 out_name:
-	kfree(target);
+	putname(target);
 	return r;
 }
 
@@ -170,7 +170,7 @@ long sys_umount2(const char *utarget, int flags)
 	}
 	walk_start_put(&s);
 out_name:
-	kfree(target);
+	putname(target);
 	return r;
 }
 

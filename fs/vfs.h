@@ -62,7 +62,8 @@ int vfs_make_node(const struct walk_start *s, const char *path, uint32_t mode, u
 		  const char *target, struct inode **out);
 /* Give old (a non-directory) one more name, path (a kernel string): -EEXIST, -EXDEV, -EPERM... */
 int vfs_link_node(const struct walk_start *s, const char *path, struct inode *old);
-/* Copy a path from user space into a PATH_MAX kernel buffer (kmalloc'd; kfree it): -EFAULT, -ENAMETOOLONG, -ENOENT for "". */
+/* Copy a path from user space into a PATH_MAX kernel buffer (a page; putname() it): -EFAULT, -ENAMETOOLONG, -ENOENT for "". */
 int getname(const char *upath, char **out);
+void putname(char *name);
 
 #endif
