@@ -110,6 +110,31 @@ static long find_free_run(unsigned n, unsigned from, unsigned to)
 	return -1;
 }
 
+/*
+ * Find n free frames in a row, next-fit from search_hint, and mark them used:
+ * the first one, or -1. Needs pmm_lock. Out of memory is the common case
+ * under pressure, when every faulting task retries each tick: it is said at
+ * once rather than found by a scan of the whole bitmap with the lock held
+ * (the other CPUs' frees wait for it).
+ */
+static long take_run_locked(unsigned n)
+{
+	long f;
+
+	if (free_frames < n)
+		return -1;
+	f = find_free_run(n, search_hint, frames_end);
+	if (f < 0)
+		f = find_free_run(n, 1, MIN(search_hint + n, frames_end));
+	if (f < 0)
+		return -1;
+	for (unsigned i = 0; i < n; i++)
+		set_bit(used_bitmap, (unsigned)f + i);
+	free_frames -= n;
+	search_hint = (unsigned)f + n;
+	return f;
+}
+
 physaddr_t bitmap_alloc_run(unsigned n)
 {
 	long f;
@@ -117,23 +142,7 @@ physaddr_t bitmap_alloc_run(unsigned n)
 	if (n == 0)
 		return 0;
 	spin_lock(&pmm_lock);
-	/*
-	 * Out of memory is the common case under pressure, when every faulting
-	 * task retries each tick: say so at once rather than scan the whole
-	 * bitmap with the lock held (the other CPUs' frees wait for it).
-	 */
-	f = -1;
-	if (free_frames >= n) {
-		f = find_free_run(n, search_hint, frames_end);
-		if (f < 0)
-			f = find_free_run(n, 1, MIN(search_hint + n, frames_end));
-	}
-	if (f >= 0) {
-		for (unsigned i = 0; i < n; i++)
-			set_bit(used_bitmap, (unsigned)f + i);
-		free_frames -= n;
-		search_hint = (unsigned)f + n;
-	}
+	f = take_run_locked(n);
 	spin_unlock(&pmm_lock);
 	return f < 0 ? 0 : (physaddr_t)f * PAGE_SIZE;
 }
@@ -164,20 +173,11 @@ void bitmap_free_run(physaddr_t pa, unsigned n)
 unsigned bitmap_take(physaddr_t *frames, unsigned n)
 {
 	unsigned got = 0;
+	long f;
 
 	spin_lock(&pmm_lock);
-	while (got < n && free_frames > 0) {
-		long f = find_free_run(1, search_hint, frames_end);
-
-		if (f < 0)
-			f = find_free_run(1, 1, frames_end);
-		if (f < 0)
-			break;
-		set_bit(used_bitmap, (unsigned)f);
-		free_frames--;
-		search_hint = (unsigned)f + 1;
+	while (got < n && (f = take_run_locked(1)) >= 0)
 		frames[got++] = (physaddr_t)f * PAGE_SIZE;
-	}
 	spin_unlock(&pmm_lock);
 	return got;
 }

@@ -63,11 +63,9 @@ static void count_back(unsigned n) { __atomic_sub_fetch(&frames_in_use, n, __ATO
 #define NFRAMES (DIRECT_MAP_MAX / PAGE_SIZE)
 static uint32_t parked[NFRAMES / 32];
 
-static bool park(physaddr_t pa)
+static void park(physaddr_t pa)
 {
-	uint32_t bit = 1u << (pa / PAGE_SIZE % 32);
-
-	return __atomic_fetch_or(&parked[pa / PAGE_SIZE / 32], bit, __ATOMIC_RELAXED) & bit;
+	__atomic_fetch_or(&parked[pa / PAGE_SIZE / 32], 1u << (pa / PAGE_SIZE % 32), __ATOMIC_RELAXED);
 }
 
 static void unpark(physaddr_t pa)
@@ -199,8 +197,7 @@ void pmm_free_pages(physaddr_t pa, unsigned n)
 		return;
 	}
 	for (unsigned i = 0; i < n; i++)
-		if (is_parked(pa + i * PAGE_SIZE))
-			panic("pmm_free_pages: double free of frame %08x", pa + i * PAGE_SIZE);
+		check_free(pa + i * PAGE_SIZE);
 	bitmap_free_run(pa, n);
 	count_back(n);
 }
