@@ -188,20 +188,23 @@ def check_spinlock_hang(h):
                              append="test=spinlock_lockup_report")
     s = section(out, "smpix cpus")
     holder = truth(out, "lock").get("holder", ["?"])[0]
+    # The ktest sends the waiter to CPU 1 when the lock's holder runs on CPU 0, else to CPU 0
+    # (kernel/tests/smp_test.c): the boot thread that holds it may run on any CPU.
+    waiter = "1" if holder == "0" else "0"
     p = []
-    if not re.search(r"^Thread 2 hit Breakpoint 1, report_lockup", out, re.M):
-        p.append("CPU 1 (gdb thread 2) did not stop in report_lockup")
-    m = re.search(r"^CPU 1 spins for spinlock lockup-test \(held by CPU (\d+), taken at "
+    if not re.search(rf"^Thread {int(waiter) + 1} hit Breakpoint 1, report_lockup", out, re.M):
+        p.append(f"CPU {waiter} (gdb thread {int(waiter) + 1}) did not stop in report_lockup")
+    m = re.search(rf"^CPU {waiter} spins for spinlock lockup-test \(held by CPU (\d+), taken at "
                   r"kernel/tests/smp_test\.c:\d+\)$", s, re.M)
     if not m:
-        p.append("no line 'CPU 1 spins for spinlock lockup-test (held by CPU n, taken at ...)'")
+        p.append(f"no line 'CPU {waiter} spins for spinlock lockup-test (held by CPU n, taken at ...)'")
     elif m.group(1) != holder:
         p.append(f"smpix says CPU {m.group(1)} holds it, gdb's printf says CPU {holder}")
     if not re.search(r"^[* ]\s*%s\s+\d+\s+\S+\s+pid \d+ \(boot\).*lockup-test@kernel/tests/smp_test\.c:\d+"
                      % re.escape(holder), s, re.M):
         p.append(f"CPU {holder}'s row does not list lockup-test among its spinlocks held")
-    if re.search(r"^CPU (?!1 )\d+ spins", s, re.M):
-        p.append("a CPU other than CPU 1 is said to spin")
+    if re.search(rf"^CPU (?!{waiter} )\d+ spins", s, re.M):
+        p.append(f"a CPU other than CPU {waiter} is said to spin")
     record(h, name, "spin-hang", rc, p)
 
 
