@@ -297,8 +297,15 @@ void proc_exit(int status)
 	struct task *t = current;
 	struct mm *mm = t->mm;
 
-	if (init_task && t->group == init_task->group && READ_ONCE(t->group->nr_threads) == 1) {
-		printk("smpix: init (pid %d) exited with status 0x%x; powering off\n", t->tgid, status);
+	/*
+	 * The last live thread, not the last on the list: a thread that has
+	 * cleared its tid word for pthread_join() may still be closing its
+	 * files, on the list, when the leader exits; each would see the other.
+	 */
+	if (thread_exit_begin(t) && init_task && t->group == init_task->group) {
+		t->exit_status = status;
+		printk("smpix: init (pid %d) exited with status 0x%x; powering off\n", t->tgid,
+		       thread_group_status(t));
 		power_off();
 	}
 	signal_exiting(t);              /* signals for the process go to the other threads now */

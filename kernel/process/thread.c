@@ -37,6 +37,7 @@ int thread_group_init(struct task *t)
 	list_init(&g->threads);
 	list_add_tail(&t->thread_link, &g->threads);
 	g->nr_threads = 1;
+	atomic_set(&g->live, 1);
 	g->leader = t;
 	wait_queue_init(&g->exec_wait, "exec_wait");
 	t->group = g;
@@ -90,6 +91,7 @@ int thread_join_group(struct task *c)
 		c->group_leader = p->group_leader;
 		list_add_tail(&c->thread_link, &g->threads);
 		g->nr_threads++;
+		atomic_inc(&g->live);
 	}
 	signal_unlock(sh, flags);
 	spin_unlock(&proc_lock);
@@ -121,6 +123,11 @@ void thread_group_exit(int code)
 	/* else an execve() in another thread killed us: go quietly, the group lives on there. */
 	signal_unlock(sh, flags);
 	proc_exit(code);
+}
+
+bool thread_exit_begin(struct task *t)
+{
+	return atomic_dec_and_test(&t->group->live);
 }
 
 void thread_exit_mm(struct task *t)

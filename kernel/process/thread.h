@@ -30,6 +30,7 @@ struct thread_group {
 	atomic_t refs;                  /* tasks that point here, zombies included */
 	struct list_head threads;       /* every thread that has not yet exited, by thread_link */
 	int nr_threads;                 /* on the list */
+	atomic_t live;                  /* threads not yet in proc_exit(): Linux's signal->live */
 	struct task *leader;
 	/* ---- signals sent to the whole process (kill, not tkill), under the sighand lock ---- */
 	k_sigset_t shared_pending;
@@ -70,6 +71,13 @@ int thread_join_group(struct task *c);
  * already in progress.
  */
 void thread_group_exit(int code) __noreturn;
+/*
+ * The first step of exit for a thread: true if t is the group's last live
+ * thread. Threads leave the list (thread_unlink) late in their exit, so
+ * two exiting threads can both still see the other on it; only one of them
+ * takes the live count to zero, and that one knows the process is ending.
+ */
+bool thread_exit_begin(struct task *t);
 /*
  * The first half of exit for a thread: its robust futexes and
  * CLONE_CHILD_CLEARTID word (zeroed, a waiter woken: how pthread_join()

@@ -805,6 +805,38 @@ static void t_ps_lists_threads(void)
 	CHECK(joined(0));
 }
 
+/* ---- the end: exit_group() while another thread is still on its way out ----------------- */
+
+/*
+ * The test boots this program as init, and the kernel powers off when init's
+ * last thread exits, saying "init (pid 1) exited with status ...". A thread
+ * that has cleared its tid word (pthread_join() returns) may still be closing
+ * its files when the leader calls exit_group(): two threads are then in
+ * exit at once, and exactly one of them must see itself as the last. The
+ * thread has its own file table (no CLONE_FILES) full of pipes, so that its
+ * way out is long and the leader's exit_group() falls inside it.
+ */
+#define LEAVER_FLAGS (THREAD_FLAGS & ~CLONE_FILES)
+
+static int open_pipes_then_exit(void *arg)
+{
+	int fds[2];
+
+	(void)arg;
+	while (SYS1(__NR_pipe, fds) == 0)
+		;                               /* until -EMFILE: every pipe is freed at our exit */
+	return 0;
+}
+
+static __attribute__((noreturn)) void exit_while_a_thread_leaves(int status)
+{
+	if (thread_clone(LEAVER_FLAGS, stacks[0] + STACK_SIZE, &tids[0], 0, &tids[0],
+			 open_pipes_then_exit, 0) > 0)
+		while (tids[0] != 0)
+			;                       /* no sleep: exit_group() the moment the word clears */
+	gt_exit(status);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "--after-exec") == 0)
@@ -835,5 +867,5 @@ int main(int argc, char **argv)
 	gt_run("itimer_real_per_process", t_itimer_real_per_process);
 	gt_run("proc_task", t_proc_task);
 	gt_run("ps_lists_threads", t_ps_lists_threads);
-	gt_finish();
+	exit_while_a_thread_leaves(gt_summary());
 }
