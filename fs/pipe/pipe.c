@@ -125,6 +125,17 @@ static bool pipe_writable(struct pipe *p, size_t want)
 		task_signal_pending() ? -ERESTARTSYS : 0;                       \
 	})
 
+/*
+ * A sleeper registers (rd_sleeping, wr_need) under the mutex but queues
+ * itself after dropping it, so the other side may clear the registration
+ * and send its wake-up in between, to nobody. Another task on the same end
+ * may then take the bytes or the room that wake-up was for: the late
+ * sleeper's condition is false again, and with its registration gone no
+ * later wake-up would come. (Four writers and one reader hung that way.)
+ * So a sleeper also wakes when its registration is gone (wr_need 0,
+ * rd_sleeping false): a wake-up went by; it goes round and registers again.
+ */
+
 /* After a read made room (mutex held): should the sleeping writers be woken? */
 static bool writers_to_wake(struct pipe *p)
 {
@@ -175,7 +186,7 @@ ssize_t pipe_read(struct file *f, char *ubuf, size_t n, loff_t *pos)
 		}
 		p->rd_sleeping = true;
 		mutex_unlock(&p->mutex);
-		if (pipe_sleep(p->rd_wait, pipe_readable(p)) < 0)
+		if (pipe_sleep(p->rd_wait, pipe_readable(p) || !READ_ONCE(p->rd_sleeping)) < 0)
 			return -ERESTARTSYS;    /* nothing read yet: safe to restart */
 	}
 }
@@ -224,7 +235,7 @@ ssize_t pipe_write(struct file *f, const char *ubuf, size_t n, loff_t *pos)
 		if (p->wr_need == 0 || want < p->wr_need)
 			p->wr_need = want;
 		mutex_unlock(&p->mutex);
-		if (pipe_sleep(p->wr_wait, pipe_writable(p, want)) < 0) {
+		if (pipe_sleep(p->wr_wait, pipe_writable(p, want) || !READ_ONCE(p->wr_need)) < 0) {
 			err = -ERESTARTSYS;     /* a partial write returns its count instead */
 			break;
 		}

@@ -81,8 +81,16 @@ def boot(name, append, cpus=2, mem=128, timeout=60, until=None, extra=(), lockde
     lockdep: the lock-order checker on (lockdep=1, the harness's default), off, or None: the default."""
     q = harness.Qemu(name, append=append, cpus=cpus, mem=mem, timeout=timeout, extra=extra, lockdep=lockdep)
     q.expect(rf"{until or 'power: off'}|{STOP}")
+    read_whole_panic(q)
     q.kill()
     return q
+
+
+def read_whole_panic(q):
+    """A panic's first line stops a run early; its message, registers and backtrace come after it:
+    read on to its last line (or for 10 s), so that the log shows what went wrong and where."""
+    if re.search(r"Kernel panic", q.output) and "--- end of panic" not in q.output:
+        q.expect(r"--- end of panic", timeout=10)
 
 
 def trouble(q, lockdep_too=True):
@@ -183,6 +191,7 @@ def lab1(g):
     except (OSError, subprocess.TimeoutExpired) as e:
         gdb_out = f"gdb failed: {e}"
     q.expect(rf"power: off|{STOP}")
+    read_whole_panic(q)
     q.kill()
     out = q.output
     loader = re.findall(r"^grade-gdb: loader (\w+) (\w+) (\d+)$", gdb_out, re.M)
@@ -874,6 +883,7 @@ def lab11(g):
         sh.send("pipetest; cat /proc/lockdep; poweroff\n")
         if sh.expect(rf"power: off|{STOP}|{harness.LOCKDEP_REPORT}") and re.search(harness.LOCKDEP_REPORT, sh.output, re.M):
             sh.expect(r"^lockdep: turning off", timeout=15)      # the whole report, then stop: the deadlock may follow
+    read_whole_panic(sh)
     sh.kill()
     out = sh.output
     inversion = lockdep_inversion(out)
