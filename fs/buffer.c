@@ -174,7 +174,6 @@ static struct buffer_head *alloc_buffer(dev_t dev, uint32_t block, uint32_t size
 	bh->b_count = 1;
 	list_init(&bh->b_hash);
 	list_init(&bh->b_lru);
-	wait_queue_init(&bh->b_wait, "b_wait");
 	return bh;
 }
 
@@ -348,6 +347,32 @@ void brelse(struct buffer_head *bh)
 /* ---- BH_Lock: the buffer's I/O lock --------------------------------------------------- */
 
 /*
+ * Who waits for a buffer's I/O sleeps on one of these queues, picked by the
+ * buffer's address, not on a queue inside the buffer (Linux's
+ * bit_waitqueue). The end of I/O runs in the disk's interrupt: the moment
+ * it clears BH_Lock, the waiter may release the buffer and another CPU
+ * evict and free it, while the interrupt is still inside wake_up(). A queue
+ * in the buffer would be freed under it; these never are. A wake-up may
+ * rouse waiters of other buffers on the same queue: each looks at its own
+ * buffer's bit again and sleeps on.
+ */
+#define BH_WAIT_QUEUES 64
+static struct wait_queue bh_wait_queues[BH_WAIT_QUEUES];
+
+void buffer_wait_init(void)
+{
+	for (int i = 0; i < BH_WAIT_QUEUES; i++)
+		wait_queue_init(&bh_wait_queues[i], "bh_wait");
+}
+
+static struct wait_queue *bh_waitq(const struct buffer_head *bh)
+{
+	uintptr_t a = (uintptr_t)bh / sizeof(*bh);
+
+	return &bh_wait_queues[(a ^ (a >> 6)) % BH_WAIT_QUEUES];
+}
+
+/*
  * A sleep until the disk answers: iowait in /proc/stat, and counted in the
  * load average, as Linux's io_schedule(). Its I/O may wait in a plugged
  * queue for more buffers to join it: unplug it first, so that whoever
@@ -359,7 +384,7 @@ void wait_on_buffer(struct buffer_head *bh)
 		return;
 	blk_unplug_dev(bh->b_dev);
 	cputime_iowait_begin();
-	wait_event(bh->b_wait, !buffer_locked(bh));
+	wait_event(*bh_waitq(bh), !buffer_locked(bh));
 	cputime_iowait_end();
 }
 
@@ -369,12 +394,14 @@ void lock_buffer(struct buffer_head *bh)
 		wait_on_buffer(bh);
 }
 
-/* May run in the disk's interrupt (the end of I/O). */
+/* May run in the disk's interrupt (the end of I/O). bh may be freed once BH_Lock is clear. */
 void unlock_buffer(struct buffer_head *bh)
 {
+	struct wait_queue *wq = bh_waitq(bh);
+
 	clear_bh_bit(bh, BH_Lock);
 	smp_mb();       /* the clear is seen before the waiters are looked at (waitqueue.h's rule) */
-	wake_up(&bh->b_wait);
+	wake_up(wq);    /* not bh's: it may be gone already */
 }
 
 /* ---- reading and writing ------------------------------------------------------------ */

@@ -44,7 +44,6 @@ struct buffer_head {
 	struct list_head b_hash;        /* its hash bucket's list; under the cache's lock */
 	struct list_head b_lru;         /* the LRU list while unreferenced; under the cache's lock */
 	uint32_t b_released;            /* when it was last released, in releases (lab 9's LRU order) */
-	struct wait_queue b_wait;       /* who waits for BH_Lock to clear */
 	/* The block layer's, while the buffer is in a request (drivers/block/blk_queue.h). */
 	struct buffer_head *b_reqnext;  /* the next buffer of the same request */
 	void (*b_end_io)(struct buffer_head *bh, bool uptodate);       /* I/O done; interrupt context */
@@ -120,6 +119,8 @@ int sync_all_buffers(void);
 void invalidate_bdev(dev_t dev);
 
 /* BH_Lock as a sleeping lock: I/O takes it, and so may a file system while it changes a block. */
+/* The queues wait_on_buffer() sleeps on: at boot, before any buffer. */
+void buffer_wait_init(void);
 void lock_buffer(struct buffer_head *bh);
 void unlock_buffer(struct buffer_head *bh);
 /* Sleep until nobody holds BH_Lock (the I/O in flight has ended). */

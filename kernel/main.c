@@ -2,6 +2,7 @@
 #include "drivers/drivers.h"
 #include "drivers/char/rtc.h"
 #include "drivers/tty/serial.h"
+#include "fs/buffer.h"
 #include "fs/vfs.h"
 #include "kernel/cmdline.h"
 #include "kernel/locking/bkl.h"
@@ -113,6 +114,7 @@ void kmain(uint32_t magic, physaddr_t mbi_phys)
 	era_init();             /* era=2.6.8 and the like: the knobs as a Linux version had them */
 	sched_init();           /* before the APs start: each enters the scheduler */
 	futex_init();           /* the futex hash table's buckets (kernel/futex/futex.c) */
+	buffer_wait_init();     /* the queues of tasks waiting for a buffer's I/O (fs/buffer.c) */
 	proc_init();            /* the syscall gate and the fault hooks, before any process */
 	smp_init();             /* APICs, timers, IOAPIC routing, the other CPUs */
 	trace_init();           /* trace=1: the event rings, on from here (kernel/trace/trace.c) */
