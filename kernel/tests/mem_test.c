@@ -55,6 +55,78 @@ KTEST(pmm_cpu_list_reuses_and_counts_exactly)
 	KT_ASSERT_EQ(pmm_free_count(), before);
 }
 
+/*
+ * A run of frames is found among frames that sit on CPU lists: with every
+ * frame handed out, two neighbours freed one by one go to a list, not to the
+ * bitmap, and pmm_alloc_pages(2) must empty the lists into the bitmap
+ * (drain_all_lists) to find them. The frames taken are chained through
+ * their own first word, so the test needs no memory of its own.
+ */
+static uint32_t taken_by_test[DIRECT_MAP_MAX / PAGE_SIZE / 32];
+
+static bool taken_here(physaddr_t pa)
+{
+	unsigned f = pa / PAGE_SIZE;
+
+	return f < ARRAY_SIZE(taken_by_test) * 32 && (taken_by_test[f / 32] & (1u << (f % 32)));
+}
+
+/* Give back every frame of a chain made by the test below. */
+static void free_chain(physaddr_t chain)
+{
+	while (chain) {
+		physaddr_t pa = chain;
+
+		chain = *(physaddr_t *)P2V(pa);
+		pmm_free_page(pa);
+	}
+}
+
+KTEST(pmm_run_found_among_listed_frames)
+{
+	physaddr_t chain = 0, pa, pair = 0, run = 0;
+	unsigned before = pmm_free_count(), taken = 0;
+
+	memset(taken_by_test, 0, sizeof(taken_by_test));
+	while ((pa = pmm_alloc_page())) {
+		*(physaddr_t *)P2V(pa) = chain;
+		chain = pa;
+		taken_by_test[pa / PAGE_SIZE / 32] |= 1u << (pa / PAGE_SIZE % 32);
+		taken++;
+	}
+	for (pa = chain; pa && !pair; pa = *(physaddr_t *)P2V(pa))
+		if (taken_here(pa + PAGE_SIZE))
+			pair = pa;
+	if (pair) {
+		/* Unchain the pair, then free it frame by frame: both go to this CPU's list. */
+		for (physaddr_t *link = &chain; *link;) {
+			if (*link == pair || *link == pair + PAGE_SIZE)
+				*link = *(physaddr_t *)P2V(*link);
+			else
+				link = (physaddr_t *)P2V(*link);
+		}
+		pmm_free_page(pair);
+		pmm_free_page(pair + PAGE_SIZE);
+		run = pmm_alloc_pages(2);
+		if (run)
+			pmm_free_pages(run, 2);
+	}
+	free_chain(chain);              /* memory back before any assertion can end the test */
+	KT_ASSERT_EQ(taken, before);
+	KT_ASSERT(pair != 0);
+	KT_ASSERT_EQ(run, pair);        /* nothing else was free: it came off the list */
+	KT_ASSERT_EQ(pmm_free_count(), before);
+}
+
+/* A frame freed twice while it sits on a CPU's list: the listed-frames bitmap catches it. */
+KTEST_CRASH(pmm_double_free_of_a_listed_frame)
+{
+	physaddr_t pa = pmm_alloc_page();
+
+	pmm_free_page(pa);
+	pmm_free_page(pa);
+}
+
 KTEST(pmm_never_hands_out_kernel_or_low_memory)
 {
 	extern char kernel_start[], kernel_end[];

@@ -59,6 +59,10 @@ def run(h):
                    [r"page fault", r"cr2 deadbeef", r"panic_fault_helper\+0x", r"ktest_fn_panic_fault\+0x"])
     h.panic_report("explicit", "panic_call", [r"Kernel panic on CPU \d+: deliberate panic",
                                               r"ktest_fn_panic_call\+0x"], registers=False)
+    # kernel/mm/pmm_percpu.c: a frame freed twice while it waits on a CPU's list is still caught.
+    h.panic_report("pmm-double-free", "pmm_double_free_of_a_listed_frame",
+                   [r"Kernel panic on CPU \d+: pmm_free_pages: double free of frame [0-9a-f]{8}$",
+                    r"ktest_fn_pmm_double_free_of_a_listed_frame\+0x"], registers=False)
     fault_while_panicking(h)
 
     # Reset: QEMU runs with -no-reboot, so a reset that works ends QEMU on its own, quickly.
