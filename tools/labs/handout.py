@@ -326,9 +326,21 @@ def write_handout(lab, out, seed, from_dir=None):
         shutil.copy2(src, dst, follow_symlinks=False)
     for f in carried:
         print(f"handout: {f}: the student's own, from {from_dir}")
+    copy_dir_times(out)
     if seed:
         seed_build(out)
     return total
+
+
+def copy_dir_times(out):
+    """Each directory of the copy gets its original's times: make compares a directory's time too
+    (the initrd depends on user/root's folders), and a copied folder is newer than any seeded object,
+    so every handout rebuilt its initrd for nothing."""
+    for d, _, _ in os.walk(out):
+        orig = os.path.join(ROOT, os.path.relpath(d, out))
+        if os.path.isdir(orig):
+            st = os.stat(orig)
+            os.utime(d, ns=(st.st_atime_ns, st.st_mtime_ns))
 
 
 def main():

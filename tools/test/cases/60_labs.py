@@ -226,6 +226,7 @@ def variant_tree(h, name, bodies):
     for f in handout.tree_files(h.ROOT):
         os.makedirs(os.path.dirname(os.path.join(out_dir, f)), exist_ok=True)
         shutil.copy2(os.path.join(h.ROOT, f), os.path.join(out_dir, f), follow_symlinks=False)
+    handout.copy_dir_times(out_dir)
     handout.seed_build(out_dir)
     for (path, region), body in bodies.items():
         full = os.path.join(out_dir, path)
