@@ -69,7 +69,10 @@ STAFF_DIR = os.path.join("tools", "labs", "staff")      # answer keys: never in 
 # linux/ is Debian's kernel for the Linux reference, which make test may be fetching meanwhile.
 SEED_SKIP = {"test-logs", "grade-logs", "iso", "smpix-iso", "smpix.iso", "compiledb", "hosttest", "initrd",
              "busybox", "initrd-busybox", "initrd-busybox.cpio", "smpix-busybox-iso", "smpix-busybox.iso", "era-2.6.39",
-             "linux", "bench"}
+             "linux", "bench", "linuxref", "ext2-tests", "disk-tests"}
+# Not objects either: the disk images and logs of make test's checks and of the graders (hundreds of MiB,
+# which made each handout a copy of half a GiB while make test ran).
+SEED_SKIP_PREFIXES = ("handout-", "test-", "grade-")
 
 
 class RegionError(Exception):
@@ -253,7 +256,7 @@ def seed_build(out):
     if not os.path.isdir(src):
         return
     dst = os.path.join(out, "build")
-    skip = lambda n: n in SEED_SKIP or n.startswith(("handout-", "test-"))  # noqa: E731
+    skip = lambda n: n in SEED_SKIP or n.startswith(SEED_SKIP_PREFIXES)  # noqa: E731
     for d, dirs, names in os.walk(src):
         rel = os.path.relpath(d, src)
         if rel == ".":
@@ -262,6 +265,8 @@ def seed_build(out):
         os.makedirs(os.path.join(dst, rel), exist_ok=True)
         for n in names:
             s = os.path.join(d, n)
+            if n.endswith(".img"):
+                continue        # a disk image: made again by whoever needs it
             # Regular files only: tests leave device nodes and FIFOs in build/, which a copy would open.
             if os.path.isfile(s) and not os.path.islink(s):
                 try:
