@@ -29,6 +29,7 @@ static struct {
 } pd;
 
 static struct buffer_head *bhs[MAX_BATCH];
+static int held;                        /* bhs[0..held) are referenced: release() them */
 
 /* Serve every waiting request at once, under the queue lock, as an interrupt would. */
 static void pd_request_fn(struct request_queue *q)
@@ -47,12 +48,16 @@ static void pd_request_fn(struct request_queue *q)
 	}
 }
 
+static void release(int n);
+
 /* The disk, registered once; nothing cached, the counters zero, plugs living delay_ns. */
 static dev_t pd_setup(uint64_t delay_ns)
 {
 	dev_t dev = SMPIX_MKDEV(PD_MAJOR, PD_MINOR);
 	uint32_t flags;
 
+	if (held)
+		release(held);          /* a test that failed half-way: its buffers, so the next starts clean */
 	if (!pd.q.queue_lock) {
 		blk_init_queue(&pd.q, pd_request_fn, "ktest-plug");
 		pd.disk.major = PD_MAJOR;
@@ -82,6 +87,7 @@ static bool submit_reads(dev_t dev, uint32_t first, uint32_t step, int n)
 		bhs[i] = getblk(dev, first + (uint32_t)i * step, 1024);
 		if (!bhs[i])
 			return false;
+		held = i + 1;
 	}
 	ll_rw_block(READ, n, bhs);
 	return true;
@@ -93,6 +99,7 @@ static void release(int n)
 		wait_on_buffer(bhs[i]);
 		brelse(bhs[i]);
 	}
+	held = 0;
 	blk_sync_queue(&pd.q);
 }
 
@@ -141,6 +148,7 @@ KTEST(blk_plug_threshold_unplugs)
 	KT_ASSERT_EQ(pd.requests, 0);
 	bhs[BLK_UNPLUG_THRESH - 1] = getblk(dev, 40 + 10 * (BLK_UNPLUG_THRESH - 1), 1024);
 	KT_ASSERT(bhs[BLK_UNPLUG_THRESH - 1] != NULL);
+	held = BLK_UNPLUG_THRESH;
 	ll_rw_block(READ, 1, &bhs[BLK_UNPLUG_THRESH - 1]);
 	/* The last one made the threshold: all started, nobody waited. */
 	KT_ASSERT(!pd.q.plugged);
@@ -162,8 +170,14 @@ KTEST(blk_plug_timer_unplugs_a_queue_nobody_waits_on)
 	waited = clock_ns() - t0;
 	KT_ASSERT(!buffer_locked(bhs[0]) && !buffer_locked(bhs[1]) && buffer_uptodate(bhs[1]));
 	KT_ASSERT(waited >= BLK_UNPLUG_DELAY_NS);
-	KT_ASSERT_EQ(pd.requests, 1);
-	KT_ASSERT_EQ(pd.q.nr_unplugs[BLK_UNPLUG_TIMER], 1);
+	/*
+	 * One request, unplugged by the timer; or, if this vCPU was descheduled
+	 * for the plug's 3 ms between the two submissions (a loaded host did
+	 * that once), two. Merging is the batch test's business; here the
+	 * timer must have ended the plug, with nobody waiting.
+	 */
+	KT_ASSERT(pd.requests == 1 || pd.requests == 2);
+	KT_ASSERT(pd.q.nr_unplugs[BLK_UNPLUG_TIMER] >= 1);
 	KT_ASSERT_EQ(pd.q.nr_unplugs[BLK_UNPLUG_WAIT], 0);
 	release(2);
 }
