@@ -118,9 +118,9 @@ int sync_all_buffers(void);
 /* Forget dev's unreferenced clean buffers (after its last close: the next open reads the disk). */
 void invalidate_bdev(dev_t dev);
 
-/* BH_Lock as a sleeping lock: I/O takes it, and so may a file system while it changes a block. */
 /* The queues wait_on_buffer() sleeps on: at boot, before any buffer. */
 void buffer_wait_init(void);
+/* BH_Lock as a sleeping lock: I/O takes it, and so may a file system while it changes a block. */
 void lock_buffer(struct buffer_head *bh);
 void unlock_buffer(struct buffer_head *bh);
 /* Sleep until nobody holds BH_Lock (the I/O in flight has ended). */

@@ -131,9 +131,10 @@ static bool pipe_writable(struct pipe *p, size_t want)
  * and send its wake-up in between, to nobody. Another task on the same end
  * may then take the bytes or the room that wake-up was for: the late
  * sleeper's condition is false again, and with its registration gone no
- * later wake-up would come. (Four writers and one reader hung that way.)
- * So a sleeper also wakes when its registration is gone (wr_need 0,
- * rd_sleeping false): a wake-up went by; it goes round and registers again.
+ * later wake-up would come (the likely cause of a pipetest hang, four
+ * writers and one reader, seen once). So a sleeper also wakes when its
+ * registration is gone (wr_need 0, rd_sleeping false): a wake-up went by;
+ * it goes round and registers again.
  */
 
 /* After a read made room (mutex held): should the sleeping writers be woken? */

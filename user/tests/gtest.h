@@ -469,9 +469,6 @@ static inline int gt_summary(void)
 		       gt_skipped);
 	else
 		printf("%s: summary %d passed, %d failed\n", gt_suite, gt_passed, gt_failed);
-#ifdef LINUX_HOST
-	fflush(stdout);
-#endif
 	return gt_failed ? 1 : 0;
 }
 

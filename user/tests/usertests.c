@@ -743,7 +743,7 @@ static void alarm_ms(int ms)
 {
 	long it[4] = { 0, 0, ms / 1000, (ms % 1000) * 1000 };  /* interval 0; value: s, us */
 
-	CHECK(syscall(104, 0, it, 0) == 0);                     /* __NR_setitimer, ITIMER_REAL */
+	CHECK(syscall(__NR_setitimer, 0, it, 0) == 0);          /* 0: ITIMER_REAL */
 }
 
 static void t_eintr(void)
